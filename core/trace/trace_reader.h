@@ -1,0 +1,29 @@
+// Decoding one NPU's Chakra execution trace (.et bytes) into plain Trace structs.
+//
+// Accepts the schema 0.0.4 and later (every writer in use today): a stream of varint-length-framed
+// protobuf messages, a GlobalMetadata first, then Nodes; gzip-compressed files are inflated first.
+// Files of the old 0.0.1-0.0.3 schema are recognised and refused with a message that says so. No file I/O
+// here: the caller hands in the bytes and a source name for messages.
+#pragma once
+
+#include "core/base/status.h"
+#include "core/trace/trace_types.h"
+
+#include <string>
+#include <string_view>
+
+namespace astrolabe::trace {
+
+struct ReadOptions {
+    bool keep_attributes = false;                // fill Node::attrs with every attribute verbatim
+    size_t max_decompressed_bytes = size_t(1) << 32; // bound for gzip inflation
+    size_t max_problems = 20;                    // stop collecting after this many problems
+};
+
+Result<Trace> decode_trace(std::string_view bytes, const std::string& source, const ReadOptions& options = {});
+
+// Writes a Trace back to the wire format (the metadata message, then every node in order). Attributes are
+// written from Node::attrs when present, else from the typed fields.
+std::string encode_trace(const Trace& trace);
+
+} // namespace astrolabe::trace
