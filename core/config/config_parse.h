@@ -1,7 +1,7 @@
-// Parsing and validating configuration files. The only module that uses nlohmann_json.
+// Parsing and validating configuration files. This module is the only user of nlohmann_json.
 //
-// Each parser takes the file's text and a source name (for messages) and returns either the typed config or a
-// Status listing every problem found, one per line, each as "<source>: <key>: <what was expected>".
+// Each parser takes the file's text and a source name (for messages) and returns the typed config or a
+// Status listing every problem found, one per line, each "<source>: <key>: <what was expected>".
 // Unknown keys are not errors: they are listed in the config's `warnings`.
 #pragma once
 
@@ -13,8 +13,8 @@
 
 namespace astrolabe::config {
 
-// ASTRA-sim's analytical network YAML: `topology`, `npus_count`, `bandwidth`, `latency`, each a flow list
-// with one entry per dimension (the YAML subset those files use; anything else is refused).
+// ASTRA-sim's analytical network YAML: `topology`, `npus_count`, `bandwidth`, `latency`, each a list with
+// one entry per dimension (flow `[a, b]` or block `- a` lists). Anything beyond that YAML subset is refused.
 Result<NetworkConfig> parse_network_yaml(std::string_view text, const std::string& source);
 
 // ASTRA-sim's system JSON.
@@ -23,7 +23,12 @@ Result<SystemConfig> parse_system_json(std::string_view text, const std::string&
 // ASTRA-sim's remote-memory JSON.
 Result<MemoryConfig> parse_memory_json(std::string_view text, const std::string& source);
 
-// Communicator groups: {"<id>": [rank, ...], ...}. Ranks must be < npus when npus > 0.
+// Communicator groups: {"<id>": [rank, ...], ...}. With npus > 0, ranks must be below it.
 Result<CommGroups> parse_comm_groups_json(std::string_view text, const std::string& source, uint64_t npus = 0);
+
+// Parses a collective algorithm name as ASTRA-sim spells it: ring, direct, directK (K > 0),
+// halvingDoubling, doubleBinaryTree.
+bool parse_algorithm(const std::string& name, AlgorithmChoice& out);
+std::string algorithm_spelling(const AlgorithmChoice& a); // the inverse
 
 } // namespace astrolabe::config

@@ -1,37 +1,64 @@
-// The pending-event queue: a binary heap of small records ordered by (time, insertion sequence).
+// The pending-event queue: events grouped by time, each time's events kept in scheduling order.
 //
-// Equal-time events pop in the order they were scheduled (FIFO), which makes every run deterministic.
-// Records are 32 bytes and hold no heap memory, so scheduling never allocates once the vector has grown.
+// Order is (time, scheduling sequence): equal-time events run FIFO, and an event scheduled for the time
+// being drained runs after those already queued for it, in the same pass. This is exactly the order of
+// ASTRA-sim's analytical event queue, which we need to reproduce its same-tick decisions. Distinct times sit
+// in a binary min-heap; events of one time are appended to a pooled vector, so the common case (many events
+// at the same few ticks) costs an append, and steady state never allocates.
 #pragma once
 
 #include "core/base/time.h"
+#include "core/engine/callback.h"
 
+#include <cstddef>
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 namespace astrolabe {
 
-class EventTarget;
-
-struct Event {
-    TimeNs time = 0;
-    uint64_t seq = 0; // insertion order; also the event's id
-    EventTarget* target = nullptr;
-    uint32_t kind = 0; // meaning chosen by the target
-    uint64_t arg = 0;  // meaning chosen by the target
+// Identifies a scheduled event: its time and position among that time's events. Default = "none".
+struct EventId {
+    TimeNs time = kTimeNever;
+    uint32_t index = 0;
+    bool valid() const { return time != kTimeNever; }
 };
 
 class EventQueue {
 public:
-    bool empty() const { return heap_.empty(); }
-    size_t size() const { return heap_.size(); }
-    const Event& top() const { return heap_.front(); }
-    void push(const Event& e);
-    Event pop();
-    void reserve(size_t n) { heap_.reserve(n); }
+    bool empty() const { return pending_ == 0; }
+    uint64_t size() const { return pending_; }
+    // Time of the next event; only valid when not empty.
+    TimeNs next_time() const;
+
+    // `t` must not be earlier than the time of the last popped event.
+    EventId push(TimeNs t, const Callback& cb);
+    // Removes and returns the next event; `t` receives its time. Returns a null callback if the next
+    // event was cancelled (it still counts as popped).
+    Callback pop(TimeNs& t);
+    // Makes a pending event a no-op. Unknown or already-run events are ignored.
+    void cancel(EventId id);
 
 private:
-    std::vector<Event> heap_;
+    struct Slot {
+        TimeNs time = 0;
+        std::vector<Callback> events;
+    };
+    uint32_t slot_for(TimeNs t);
+    void release_current();
+    void heap_push(TimeNs t, uint32_t slot);
+    void heap_pop();
+
+    std::vector<Slot> slots_;
+    std::vector<uint32_t> free_slots_;
+    std::vector<std::pair<TimeNs, uint32_t>> heap_; // (time, slot) of times not yet being drained
+    std::unordered_map<TimeNs, uint32_t> slot_of_time_;
+    static constexpr uint32_t kNoSlot = UINT32_MAX;
+    uint32_t current_ = kNoSlot; // the slot being drained
+    size_t cursor_ = 0;          // next event of the current slot
+    TimeNs last_time_ = kTimeNever; // one-entry cache of slot_of_time_
+    uint32_t last_slot_ = kNoSlot;
+    uint64_t pending_ = 0;
 };
 
 } // namespace astrolabe

@@ -8,6 +8,7 @@
 #include "chakra.pb.h"
 
 #include <cmath>
+#include <functional>
 #include <string>
 
 namespace astrolabe::trace {
@@ -128,7 +129,8 @@ public:
 
     void convert(const pb::Node& in, Node& out) {
         out.id = in.id();
-        out.name = in.name();
+        if (opt_.keep_names) out.name = in.name();
+        else out.name.clear();
         out.raw_type = static_cast<uint32_t>(in.type());
         if (out.raw_type >= static_cast<uint32_t>(kNodeTypeCount))
             problem(out, "has unknown node type " + std::to_string(out.raw_type) + " (expected 0..7)");
@@ -137,8 +139,12 @@ public:
         out.ctrl_deps.assign(in.ctrl_deps().begin(), in.ctrl_deps().end());
         out.start_time_micros = in.start_time_micros();
         out.duration_micros = in.duration_micros();
-        if (in.has_inputs()) out.inputs = {in.inputs().values(), in.inputs().shapes(), in.inputs().types()};
-        if (in.has_outputs()) out.outputs = {in.outputs().values(), in.outputs().shapes(), in.outputs().types()};
+        // Metadata nodes keep their inputs always: PyTorch-converted traces define process groups there.
+        bool io = opt_.keep_io || out.raw_type == static_cast<uint32_t>(NodeType::Metadata);
+        if (io && in.has_inputs()) out.inputs = {in.inputs().values(), in.inputs().shapes(), in.inputs().types()};
+        else out.inputs = {};
+        if (io && in.has_outputs()) out.outputs = {in.outputs().values(), in.outputs().shapes(), in.outputs().types()};
+        else out.outputs = {};
         for (const auto& a : in.attr()) {
             if (opt_.keep_attributes) out.attrs.push_back(to_plain(a));
             lift(a, out);
@@ -217,7 +223,8 @@ std::string at(size_t offset) { return " at byte " + std::to_string(offset); }
 
 } // namespace
 
-Result<Trace> decode_trace(std::string_view bytes, const std::string& source, const ReadOptions& options) {
+Status for_each_node(std::string_view bytes, const std::string& source, const ReadOptions& options,
+                     GlobalMetadata& metadata, const std::function<void(const Node&)>& visit) {
     std::string inflated;
     if (looks_gzipped(bytes)) {
         auto r = gunzip(bytes, options.max_decompressed_bytes);
@@ -225,19 +232,19 @@ Result<Trace> decode_trace(std::string_view bytes, const std::string& source, co
         inflated = std::move(r).value();
         bytes = inflated;
     }
-    if (bytes.empty()) return Status::error(source + ": the file is empty (a Chakra trace starts with a GlobalMetadata message)");
+    if (bytes.empty())
+        return Status::error(source + ": the file is empty (a Chakra trace starts with a GlobalMetadata message)");
 
-    Trace trace;
-    trace.source = source;
     Status problems;
     NodeConverter converter(source, options, problems);
     pb::Node pnode;
+    Node node;
     size_t pos = 0;
     size_t index = 0;
     while (pos < bytes.size()) {
         uint64_t len = 0;
         size_t start = pos;
-        if (!read_varint(bytes, pos, len))
+        if (!read_varint(bytes, pos, len) || len > INT32_MAX)
             return Status::error(source + ": truncated or malformed length prefix of message " +
                                  std::to_string(index) + at(start));
         if (len > bytes.size() - pos)
@@ -254,20 +261,33 @@ Result<Trace> decode_trace(std::string_view bytes, const std::string& source, co
             if (!meta.ParseFromArray(msg.data(), static_cast<int>(msg.size())))
                 return Status::error(source + ": the first message" + at(start) +
                                      " is not a valid Chakra GlobalMetadata (not a Chakra trace?)");
-            trace.metadata.version = meta.version();
-            for (const auto& a : meta.attr()) trace.metadata.attrs.push_back(to_plain(a));
+            metadata.version = meta.version();
+            metadata.attrs.clear();
+            for (const auto& a : meta.attr()) metadata.attrs.push_back(to_plain(a));
         } else {
             pnode.Clear();
             if (!pnode.ParseFromArray(msg.data(), static_cast<int>(msg.size())))
                 return Status::error(source + ": message " + std::to_string(index) + at(start) +
                                      " is not a valid Chakra node (corrupt or not a Chakra trace)");
-            trace.nodes.emplace_back();
-            converter.convert(pnode, trace.nodes.back());
+            node = Node{};
+            converter.convert(pnode, node);
+            if (index > options.max_nodes)
+                return Status::error(source + ": more than " + std::to_string(options.max_nodes) +
+                                     " nodes; raise the node limit if this trace is genuine");
+            visit(node);
         }
         pos += len;
         ++index;
     }
-    if (!problems.is_ok()) return problems;
+    return problems;
+}
+
+Result<Trace> decode_trace(std::string_view bytes, const std::string& source, const ReadOptions& options) {
+    Trace trace;
+    trace.source = source;
+    Status st = for_each_node(bytes, source, options, trace.metadata,
+                              [&trace](const Node& n) { trace.nodes.push_back(n); });
+    if (!st.is_ok()) return st;
     return trace;
 }
 

@@ -9,18 +9,28 @@
 #include "core/base/status.h"
 #include "core/trace/trace_types.h"
 
+#include <functional>
 #include <string>
 #include <string_view>
 
 namespace astrolabe::trace {
 
 struct ReadOptions {
-    bool keep_attributes = false;                // fill Node::attrs with every attribute verbatim
+    bool keep_attributes = false; // fill Node::attrs with every attribute verbatim
+    bool keep_names = true;       // node names (labels)
+    bool keep_io = true;          // inputs/outputs text (metadata nodes keep theirs always)
     size_t max_decompressed_bytes = size_t(1) << 32; // bound for gzip inflation
-    size_t max_problems = 20;                    // stop collecting after this many problems
+    size_t max_nodes = size_t(1) << 28;              // bound on nodes per file
+    size_t max_problems = 20;                        // stop collecting after this many problems
 };
 
+// Decodes a whole file into memory.
 Result<Trace> decode_trace(std::string_view bytes, const std::string& source, const ReadOptions& options = {});
+
+// Streams the nodes of a file to `visit` one at a time (the Node is reused between calls), so a caller
+// that keeps a compact form never holds every decoded node at once. Fills `metadata` first.
+Status for_each_node(std::string_view bytes, const std::string& source, const ReadOptions& options,
+                     GlobalMetadata& metadata, const std::function<void(const Node&)>& visit);
 
 // Writes a Trace back to the wire format (the metadata message, then every node in order). Attributes are
 // written from Node::attrs when present, else from the typed fields.

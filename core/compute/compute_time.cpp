@@ -1,0 +1,23 @@
+#include "core/compute/compute_time.h"
+
+#include <algorithm>
+
+namespace astrolabe {
+
+RooflineResult roofline_time(uint64_t num_ops, uint64_t tensor_size, const RooflineParams& p) {
+    if (tensor_size == 0 || num_ops == 0) return {0, false};
+    double peak = p.peak_tflops * 1e12;
+    double bw = p.mem_bw_gbps * 1e9;
+    double ops = static_cast<double>(num_ops);
+    double oi = ops / static_cast<double>(tensor_size);
+    double memory_rate = bw * oi;
+    double rate = std::min(memory_rate, peak);
+    double seconds = ops / rate;
+    double ns = seconds * 1e9;
+    RooflineResult r;
+    r.time = ns >= 1.8e19 ? UINT64_MAX / 4 : static_cast<TimeNs>(ns);
+    r.memory_bound = memory_rate < peak;
+    return r;
+}
+
+} // namespace astrolabe

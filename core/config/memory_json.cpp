@@ -1,0 +1,66 @@
+// ASTRA-sim's remote-memory JSON -> MemoryConfig.
+#include "core/config/config_parse.h"
+#include "core/config/json_read.h"
+
+#include <cmath>
+
+namespace astrolabe::config {
+
+namespace detail {
+
+Result<MemoryConfig> memory_from_json(const json& j, const std::string& source) {
+    if (!j.is_object()) return Status::error(source + ": the memory configuration is " + describe(j) + "; a JSON object was expected");
+    MemoryConfig mem;
+    Status problems;
+    Fields f(j, source, problems);
+
+    std::string type;
+    if (!f.has("memory-type")) f.problem("memory-type", "is missing; one of NO_MEMORY_EXPANSION, PER_NODE_MEMORY_EXPANSION, PER_NPU_MEMORY_EXPANSION, MEMORY_POOL was expected");
+    f.read_string("memory-type", type);
+    if (type == "NO_MEMORY_EXPANSION") mem.type = MemoryType::NoExpansion;
+    else if (type == "PER_NODE_MEMORY_EXPANSION") mem.type = MemoryType::PerNodeExpansion;
+    else if (type == "PER_NPU_MEMORY_EXPANSION") mem.type = MemoryType::PerNpuExpansion;
+    else if (type == "MEMORY_POOL") mem.type = MemoryType::Pool;
+    else if (!type.empty())
+        f.problem("memory-type", "is \"" + type + "\"; one of NO_MEMORY_EXPANSION, PER_NODE_MEMORY_EXPANSION, PER_NPU_MEMORY_EXPANSION, MEMORY_POOL was expected");
+
+    f.read_uint("remote-mem-latency", mem.latency_ns, 0, uint64_t(1) << 40);
+    if (f.has("remote-mem-bw")) {
+        const json& v = f.at("remote-mem-bw");
+        double bw = 0;
+        f.read_double("remote-mem-bw", bw, 0, true);
+        if (bw >= 1) {
+            // ASTRA-sim reads this key into an integer; keep its truncation so results match.
+            mem.bandwidth_gbps = static_cast<uint64_t>(bw);
+            if (bw != std::floor(bw))
+                mem.warnings.push_back(source + ": remote-mem-bw: " + v.dump() + " is truncated to " +
+                                       std::to_string(mem.bandwidth_gbps) + " GB/s, as ASTRA-sim does");
+        } else if (v.is_number() && bw > 0) {
+            f.problem("remote-mem-bw", "is " + v.dump() + "; ASTRA-sim reads it as an integer, so at least 1 GB/s was expected");
+        }
+    }
+    f.read_uint32("num-nodes", mem.num_nodes, 1, 1u << 24);
+    f.read_uint32("num-npus-per-node", mem.npus_per_node, 1, 1u << 24);
+    if (mem.type != MemoryType::NoExpansion && !f.has("remote-mem-bw"))
+        f.problem("remote-mem-bw", "is missing; " + type + " needs the remote memory bandwidth in GB/s");
+
+    static const char* const kKnown[] = {"memory-type", "remote-mem-latency", "remote-mem-bw", "num-nodes",
+                                         "num-npus-per-node"};
+    for (auto it = j.begin(); it != j.end(); ++it) {
+        bool known = false;
+        for (const char* k : kKnown) known = known || it.key() == k;
+        if (!known) mem.warnings.push_back(source + ": " + it.key() + ": unknown key (ignored)");
+    }
+    if (!problems.is_ok()) return problems;
+    return mem;
+}
+
+} // namespace detail
+
+Result<MemoryConfig> parse_memory_json(std::string_view text, const std::string& source) {
+    auto j = detail::parse_json_text(text, source);
+    if (!j) return j.status();
+    return detail::memory_from_json(j.value(), source);
+}
+
+} // namespace astrolabe::config

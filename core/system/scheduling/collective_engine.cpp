@@ -1,0 +1,297 @@
+#include "core/system/scheduling/collective_engine.h"
+
+#include "core/base/assert.h"
+
+#include <algorithm>
+
+namespace astrolabe {
+
+// [SECTION] state
+
+struct CollectiveEngine::Stream {
+    uint32_t npu = 0;
+    uint32_t dataset = 0;
+    uint32_t next_phase = 0;
+    int32_t queue = -1;
+    uint32_t generation = 0;
+    bool initialized = false;
+    bool live = false;
+    int64_t priority = 0;
+    uint64_t tag = 0;
+    uint64_t data_size = 0;               // input of the next phase
+    uint32_t min_tree_bits = 0;           // bit p: phase p runs on the MIN tree (doubleBinaryTree)
+    bool local = false;                   // current phase is a group ring (fixed 10 ns packets)
+    std::deque<uint64_t> bundle_bytes;    // sizes of bundles in their endpoint delay, oldest first
+    std::unique_ptr<PhaseAlgorithm> algo;
+};
+
+struct CollectiveEngine::DataSet {
+    uint32_t total = 0;
+    uint32_t finished = 0;
+    std::vector<PhaseSpec> phases;
+    Callback on_done;
+};
+
+struct CollectiveEngine::Npu {
+    std::vector<std::vector<uint32_t>> queues; // per queue: running streams first, then waiting ones
+    std::vector<uint32_t> running;
+    int64_t priority_counter = 0;
+    uint64_t next_stream_id = 0;
+    std::vector<std::pair<uint32_t, uint64_t>> group_stream_ids; // (group id, next stream id)
+    // doubleBinaryTree: which tree the next chunk takes, per (collective type, dimension); persists
+    // across collectives as in ASTRA-sim.
+    uint32_t tree_counter[4][8] = {};
+};
+
+// The PhaseActions an algorithm sees, bound to one stream for the duration of one input.
+class CollectiveEngine::Actions final : public PhaseActions {
+public:
+    Actions(CollectiveEngine& e, uint32_t s) : e_(e), s_(s) {}
+    void release_bundle(bool processing, uint64_t bytes) override { e_.release_bundle(s_, processing, bytes); }
+    void send(uint32_t dst, uint64_t bytes) override {
+        const Stream& st = e_.streams_[s_];
+        ++e_.stats_.packets;
+        e_.matcher_.send(MessageKey{MessageSpace::Collective, st.tag, st.npu, dst, bytes}, Callback{});
+    }
+    void post_recv(uint32_t src, uint64_t bytes) override {
+        const Stream& st = e_.streams_[s_];
+        e_.matcher_.recv(MessageKey{MessageSpace::Collective, st.tag, src, st.npu, bytes},
+                         Callback{&e_, kPacketReceived, pack(s_, st.generation)});
+    }
+    void finish_phase() override { finished = true; }
+    bool finished = false;
+
+private:
+    CollectiveEngine& e_;
+    uint32_t s_;
+};
+
+CollectiveEngine::CollectiveEngine(NpuBuckets& buckets, P2PMatcher& matcher, const config::SystemConfig& sys,
+                                   const LogicalTopology& topo, uint32_t endpoint_delay_ns)
+    : buckets_(buckets), matcher_(matcher), sys_(sys), topo_(topo), endpoint_delay_(endpoint_delay_ns),
+      queue_threshold_(std::max<uint32_t>(1, sys.active_chunks_per_dimension)), npus_(topo.npus) {
+    size_t queues = std::max<size_t>(1, topo.sizes.size());
+    for (auto& n : npus_) {
+        n.queues.resize(queues);
+        n.running.assign(queues, 0);
+    }
+}
+
+CollectiveEngine::~CollectiveEngine() = default;
+
+size_t CollectiveEngine::live_streams(uint32_t npu) const {
+    size_t n = 0;
+    for (const auto& q : npus_[npu].queues) n += q.size();
+    return n;
+}
+
+uint32_t CollectiveEngine::new_stream(uint32_t npu) {
+    uint32_t s;
+    if (free_streams_.empty()) {
+        s = static_cast<uint32_t>(streams_.size());
+        streams_.emplace_back();
+    } else {
+        s = free_streams_.back();
+        free_streams_.pop_back();
+    }
+    Stream& st = streams_[s];
+    st.npu = npu;
+    st.next_phase = 0;
+    st.queue = -1;
+    st.initialized = false;
+    st.live = true;
+    st.generation = st.generation + 1;
+    st.bundle_bytes.clear();
+    return s;
+}
+
+uint64_t CollectiveEngine::mem_cost(uint64_t bytes) const {
+    if (sys_.local_mem_bw_gbps <= 0) return 0;
+    // One write and two reads of local memory, each truncated to whole ns (bytes / (GB/s) = ns at 1e9).
+    auto one = static_cast<uint64_t>(static_cast<double>(bytes) / sys_.local_mem_bw_gbps);
+    return 3 * one;
+}
+
+// [SECTION] starting a collective: chunks and streams
+
+void CollectiveEngine::start(uint32_t npu, const CollectiveRequest& req) {
+    ++stats_.collectives;
+    PlanRequest pr{req.type, npu, req.group, req.involved_dims};
+    std::vector<PhaseSpec> phases = plan_collective(pr, sys_, topo_);
+
+    uint64_t size = req.bytes;
+    uint64_t splits = std::max<uint32_t>(1, sys_.preferred_dataset_splits);
+    uint64_t chunk = size / splits;
+    // ASTRA-sim's guard for tiny collectives: a chunk is at least one byte per NPU of the system (not for
+    // all-gather), and the collective grows to `splits` whole chunks.
+    if (req.type != PhaseType::AllGather && topo_.npus > chunk) {
+        chunk = topo_.npus;
+        size = splits * chunk;
+    }
+    if (phases.empty() || size == 0 || chunk == 0) {
+        // Nothing to communicate (a group of one, only size-1 dimensions, an empty all-gather). ASTRA-sim
+        // never completes such a collective; we complete it at once (documented in docs/astra-differences.md).
+        buckets_.add(npu, 0, req.on_done);
+        return;
+    }
+
+    uint32_t ds;
+    if (free_datasets_.empty()) {
+        ds = static_cast<uint32_t>(datasets_.size());
+        datasets_.emplace_back();
+    } else {
+        ds = free_datasets_.back();
+        free_datasets_.pop_back();
+    }
+    DataSet& d = datasets_[ds];
+    d.total = 0;
+    d.finished = 0;
+    d.phases = std::move(phases);
+    d.on_done = req.on_done;
+
+    Npu& n = npus_[npu];
+    // One priority per collective: its chunks queue in creation order under both policies.
+    int64_t priority =
+        sys_.scheduling_policy == config::SchedulingPolicy::FIFO ? n.priority_counter-- : n.priority_counter++;
+    uint32_t count = 0;
+    for (uint64_t remaining = size; remaining > 0; ++count) remaining = chunk > remaining ? 0 : remaining - chunk;
+    d.total = count;
+    stats_.streams += count;
+    // Chunks are made and started one at a time, as ASTRA-sim does: each may start its first phase
+    // before the next exists.
+    for (uint32_t c = 0; c < count; ++c) {
+        uint32_t s = new_stream(npu);
+        Stream& st = streams_[s];
+        st.dataset = ds;
+        st.data_size = chunk; // every chunk carries the full chunk size, even the last (as ASTRA-sim)
+        st.priority = priority;
+        st.tag = next_tag(npu, req.group_id);
+        st.min_tree_bits = 0;
+        const auto& phases_of = datasets_[ds].phases;
+        for (size_t p = 0; p < phases_of.size() && p < 32; ++p) {
+            if (phases_of[p].algorithm.algorithm != config::CollectiveAlgorithm::DoubleBinaryTree) continue;
+            uint32_t& counter = n.tree_counter[static_cast<int>(req.type)][phases_of[p].queue & 7];
+            if (counter++ % 2 == 1) st.min_tree_bits |= 1u << p;
+        }
+        proceed_to_next_phase(s);
+    }
+}
+
+uint64_t CollectiveEngine::next_tag(uint32_t npu, uint32_t group_id) {
+    Npu& n = npus_[npu];
+    if (group_id == 0) return n.next_stream_id++;
+    auto it = std::find_if(n.group_stream_ids.begin(), n.group_stream_ids.end(),
+                           [group_id](const auto& p) { return p.first == group_id; });
+    if (it == n.group_stream_ids.end()) {
+        n.group_stream_ids.emplace_back(group_id, uint64_t(group_id) * 1000000);
+        it = n.group_stream_ids.end() - 1;
+    }
+    return it->second++;
+}
+
+// [SECTION] queues: admission and phase changes
+
+void CollectiveEngine::insert_ordered(std::vector<uint32_t>& list, uint32_t s) {
+    // Behind every running stream and every waiting stream of equal or higher priority.
+    size_t i = 0;
+    while (i < list.size() && (streams_[list[i]].initialized || streams_[list[i]].priority >= streams_[s].priority)) ++i;
+    list.insert(list.begin() + static_cast<std::ptrdiff_t>(i), s);
+}
+
+void CollectiveEngine::admit(uint32_t npu, uint32_t q) {
+    // Streams [0, running) run; start waiting ones in order while there is room.
+    while (true) {
+        Npu& n = npus_[npu];
+        if (n.running[q] >= queue_threshold_ || n.running[q] >= n.queues[q].size()) break;
+        uint32_t s = n.queues[q][n.running[q]];
+        ++n.running[q];
+        streams_[s].initialized = true;
+        run_actions(s, &PhaseAlgorithm::on_start);
+    }
+}
+
+void CollectiveEngine::proceed_to_next_phase(uint32_t s) {
+    uint32_t npu = streams_[s].npu;
+    uint32_t ds_id = streams_[s].dataset;
+    bool finished = streams_[s].next_phase == datasets_[ds_id].phases.size();
+    if (finished) {
+        DataSet& ds = datasets_[ds_id];
+        if (++ds.finished == ds.total) {
+            Callback done = ds.on_done;
+            ds.phases.clear();
+            free_datasets_.push_back(ds_id);
+            // Synchronous, as in ASTRA-sim: the workload may start its next collective in this very call,
+            // before this stream has left its queue.
+            done.invoke();
+        }
+    }
+    int32_t old_q = streams_[s].queue;
+    if (old_q >= 0) {
+        auto& list = npus_[npu].queues[static_cast<size_t>(old_q)];
+        list.erase(std::find(list.begin(), list.end(), s));
+    }
+    if (finished) {
+        Stream& st = streams_[s];
+        st.live = false;
+        st.algo.reset();
+        free_streams_.push_back(s);
+        if (old_q >= 0) {
+            --npus_[npu].running[static_cast<size_t>(old_q)];
+            admit(npu, static_cast<uint32_t>(old_q));
+        }
+        return;
+    }
+    Stream& st = streams_[s];
+    const PhaseSpec& ph = datasets_[ds_id].phases[st.next_phase++];
+    st.algo = make_phase_algorithm(ph, st.data_size, (st.min_tree_bits >> (st.next_phase - 1)) & 1u);
+    st.local = ph.local;
+    st.data_size = st.algo->final_data_size();
+    st.queue = static_cast<int32_t>(ph.queue);
+    st.initialized = false;
+    uint32_t q = ph.queue;
+    insert_ordered(npus_[npu].queues[q], s);
+    if (old_q >= 0) {
+        --npus_[npu].running[static_cast<size_t>(old_q)];
+        admit(npu, static_cast<uint32_t>(old_q));
+    }
+    admit(npu, q);
+}
+
+// [SECTION] algorithm actions and events
+
+void CollectiveEngine::run_actions(uint32_t s, void (PhaseAlgorithm::*input)(PhaseActions&)) {
+    Actions act(*this, s);
+    PhaseAlgorithm* algo = streams_[s].algo.get();
+    (algo->*input)(act);
+    if (act.finished) proceed_to_next_phase(s);
+}
+
+void CollectiveEngine::release_bundle(uint32_t s, bool processing, uint64_t bytes) {
+    Stream& st = streams_[s];
+    st.bundle_bytes.push_back(bytes);
+    // Group rings take ASTRA-sim's fixed 10 ns local path; everything else pays the endpoint delay.
+    uint32_t delay = st.local ? 10 : endpoint_delay_;
+    buckets_.add(st.npu, delay, Callback{this, processing ? kBundleProcessed : kBundle, pack(s, st.generation)});
+}
+
+void CollectiveEngine::on_event(uint32_t kind, uint64_t arg) {
+    auto s = static_cast<uint32_t>(arg);
+    auto gen = static_cast<uint32_t>(arg >> 32);
+    SIM_ASSERT(s < streams_.size() && streams_[s].live && streams_[s].generation == gen,
+               "a collective event arrived for a stream that has already finished");
+    switch (kind) {
+    case kBundleProcessed: {
+        // Endpoint delay over; now the reduction of the received data (ASTRA-sim re-registers the bundle).
+        uint64_t bytes = streams_[s].bundle_bytes.front();
+        streams_[s].bundle_bytes.pop_front();
+        buckets_.add(streams_[s].npu, mem_cost(bytes), Callback{this, kBundle | 0x100u, arg});
+        return;
+    }
+    case kBundle: streams_[s].bundle_bytes.pop_front(); [[fallthrough]];
+    case kBundle | 0x100u: run_actions(s, &PhaseAlgorithm::on_bundle_done); break;
+    case kPacketReceived: run_actions(s, &PhaseAlgorithm::on_packet_received); break;
+    default: SIM_ASSERT(false, "unknown collective event kind");
+    }
+}
+
+} // namespace astrolabe

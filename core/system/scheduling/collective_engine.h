@@ -1,0 +1,86 @@
+// Running collectives: chunks (streams), per-dimension queues and the phase algorithms, for every NPU.
+//
+// ASTRA-sim's stream machinery, reproduced for exact timing (docs/research/astra-collectives-ring-direct.md):
+// - A collective of S bytes is cut into `preferred-dataset-splits` chunks; each chunk is a stream that runs
+//   the collective's phases one after another (one per logical dimension, see phase_plan.h).
+// - Each dimension has a queue per NPU; at most `active-chunks-per-dimension` streams run in it at once.
+//   Waiting streams are ordered by priority: FIFO runs them in creation order, LIFO runs the newest first.
+// - A stream entering a queue, finishing a phase or finishing its collective frees or takes a queue place
+//   in the same ns; the collective completes (synchronously) when its last stream does.
+// - Every packet an algorithm handles costs `endpoint-delay` ns locally; a packet to be reduced also costs
+//   3 * floor(bytes / local-mem-bw) ns (one write and two reads of local memory, 1 GB = 1e9 bytes).
+// Stream ids double as network tags, so NPUs must issue their collectives in the same order (ASTRA-sim's
+// convention); communicator groups number their streams separately, from group id * 1000000.
+#pragma once
+
+#include "core/config/config_types.h"
+#include "core/engine/npu_buckets.h"
+#include "core/system/collectives/phase_plan.h"
+#include "core/system/scheduling/p2p_matcher.h"
+
+#include <deque>
+#include <memory>
+#include <vector>
+
+namespace astrolabe {
+
+struct CollectiveRequest {
+    PhaseType type = PhaseType::AllReduce;
+    uint64_t bytes = 0;
+    const std::vector<uint32_t>* group = nullptr; // null = whole system
+    uint32_t group_id = 0;                        // the group's id (stream-id space); 0 = whole system
+    uint8_t involved_dims = 0xff;
+    Callback on_done; // invoked synchronously at the ns the last chunk finishes
+};
+
+struct CollectiveEngineStats {
+    uint64_t collectives = 0;
+    uint64_t streams = 0;
+    uint64_t packets = 0;
+};
+
+class CollectiveEngine final : public EventTarget {
+public:
+    CollectiveEngine(NpuBuckets& buckets, P2PMatcher& matcher, const config::SystemConfig& sys,
+                     const LogicalTopology& topo, uint32_t endpoint_delay_ns);
+    ~CollectiveEngine();
+
+    // Starts a collective on `npu` now.
+    void start(uint32_t npu, const CollectiveRequest& req);
+    void on_event(uint32_t kind, uint64_t arg) override;
+
+    const CollectiveEngineStats& stats() const { return stats_; }
+    size_t live_streams(uint32_t npu) const;
+
+private:
+    struct Stream;
+    struct DataSet;
+    struct Npu;
+    class Actions;
+    enum Kind : uint32_t { kBundle = 1, kBundleProcessed = 2, kPacketReceived = 3 };
+
+    uint32_t new_stream(uint32_t npu);
+    uint64_t next_tag(uint32_t npu, uint32_t group_id);
+    void insert_ordered(std::vector<uint32_t>& list, uint32_t s);
+    void proceed_to_next_phase(uint32_t s);
+    void admit(uint32_t npu, uint32_t queue);
+    void run_actions(uint32_t s, void (PhaseAlgorithm::*input)(PhaseActions&));
+    void release_bundle(uint32_t s, bool processing, uint64_t bytes);
+    uint64_t mem_cost(uint64_t bytes) const;
+    static uint64_t pack(uint32_t s, uint32_t gen) { return uint64_t(s) | uint64_t(gen) << 32; }
+
+    NpuBuckets& buckets_;
+    P2PMatcher& matcher_;
+    const config::SystemConfig& sys_;
+    const LogicalTopology& topo_;
+    uint32_t endpoint_delay_;
+    uint32_t queue_threshold_;
+    std::vector<Npu> npus_;
+    std::vector<Stream> streams_; // pool, recycled through free_streams_
+    std::vector<uint32_t> free_streams_;
+    std::vector<DataSet> datasets_;
+    std::vector<uint32_t> free_datasets_;
+    CollectiveEngineStats stats_;
+};
+
+} // namespace astrolabe

@@ -1,0 +1,86 @@
+// Matching sends with receives, as ASTRA-sim's analytical front end does, for workload send/recv nodes and
+// for the packets inside collectives.
+//
+// A message is keyed by (space, tag, src, dst, bytes); the k-th send and the k-th receive of a key match.
+// A send starts moving at once (it never waits for its receive) and its callback runs at delivery. A
+// receive completes at delivery if it was posted first, else at the tick it is posted (through a
+// zero-delay event, as in ASTRA-sim). Sizes must agree exactly: a mismatched pair never matches and shows
+// up in the stuck-node report. `space` keeps workload tags apart from collective stream tags.
+#pragma once
+
+#include "core/engine/engine.h"
+#include "core/network/network_model.h"
+
+#include <cstdint>
+#include <deque>
+#include <unordered_map>
+#include <vector>
+
+namespace astrolabe {
+
+enum class MessageSpace : uint8_t { Workload = 0, Collective = 1 };
+
+struct MessageKey {
+    MessageSpace space = MessageSpace::Workload;
+    uint64_t tag = 0;
+    uint32_t src = 0;
+    uint32_t dst = 0;
+    uint64_t bytes = 0;
+    bool operator==(const MessageKey& o) const {
+        return space == o.space && tag == o.tag && src == o.src && dst == o.dst && bytes == o.bytes;
+    }
+};
+
+struct MessageKeyHash {
+    size_t operator()(const MessageKey& k) const {
+        uint64_t h = k.tag * 0x9E3779B97F4A7C15ull ^ (uint64_t(k.src) << 32 | k.dst) * 0xC2B2AE3D27D4EB4Full;
+        h ^= (k.bytes + static_cast<uint64_t>(k.space)) * 0x165667B19E3779F9ull;
+        return static_cast<size_t>(h ^ (h >> 31));
+    }
+};
+
+// A message still unmatched when a run ends, for the stuck-node report.
+struct UnmatchedMessage {
+    MessageKey key;
+    bool send_posted = false; // a send with this key was issued (and delivered)
+    bool recv_posted = false; // a receive is waiting
+};
+
+class P2PMatcher final : public EventTarget {
+public:
+    P2PMatcher(Engine& engine, NetworkModel& network) : engine_(engine), network_(network) {}
+
+    void send(const MessageKey& key, const Callback& on_sent);
+    void recv(const MessageKey& key, const Callback& on_received);
+    void on_event(uint32_t kind, uint64_t arg) override;
+
+    std::vector<UnmatchedMessage> unmatched() const;
+    size_t open_channels() const { return channels_.size(); }
+
+private:
+    struct Entry {
+        Callback send_cb, recv_cb;
+        bool has_send = false, has_recv = false, arrived = false, done = false;
+    };
+    struct Channel {
+        uint64_t sends = 0, recvs = 0; // occurrence counters: the k-th send matches the k-th receive
+        uint64_t base = 0;             // occurrence index of entries.front()
+        std::deque<Entry> entries;
+    };
+    using ChannelMap = std::unordered_map<MessageKey, Channel, MessageKeyHash>;
+    struct InFlight {
+        ChannelMap::iterator channel;
+        uint64_t occurrence = 0;
+    };
+
+    static Entry& entry(Channel& c, uint64_t occurrence);
+    void retire(ChannelMap::iterator it, uint64_t occurrence);
+
+    Engine& engine_;
+    NetworkModel& network_;
+    ChannelMap channels_;
+    std::vector<InFlight> in_flight_;
+    std::vector<uint32_t> free_in_flight_;
+};
+
+} // namespace astrolabe

@@ -1,0 +1,114 @@
+// The compact, validated form of one NPU's trace that the simulator runs on.
+//
+// Nodes are sorted by id, so "ascending id" (ASTRA-sim's issue order) is ascending index; dependencies are
+// resolved to indices and stored as child lists (CSR). Only what the models need is kept (about 56 bytes a
+// node, plus 4 per edge), so traces of thousands of NPUs fit in memory. Built from a stream of decoded
+// nodes; every problem is reported with the file, node id and name, and attribute.
+#pragma once
+
+#include "core/base/status.h"
+#include "core/trace/trace_types.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace astrolabe {
+
+// What a node does in the simulation (a refinement of the Chakra node type).
+enum class NodeKind : uint8_t {
+    Nop,        // INVALID and METADATA nodes: no work, zero time
+    Compute,    // COMP_NODE
+    MemLoad,    // MEM_LOAD_NODE
+    MemStore,   // MEM_STORE_NODE
+    Send,       // COMM_SEND_NODE
+    Recv,       // COMM_RECV_NODE
+    Collective, // COMM_COLL_NODE
+};
+const char* node_kind_name(NodeKind k);
+
+enum NodeFlags : uint8_t {
+    kCpuOp = 1,         // is_cpu_op: runs on the host CPU slot, always replayed from its duration
+    kHasNumOps = 2,     // num_ops present
+    kHasTensorSize = 4, // tensor_size present
+    kHasDuration = 8,   // duration_micros > 0
+};
+
+struct GraphNode {
+    uint64_t id = 0;
+    uint64_t bytes = 0;       // Compute/Mem: tensor_size; Send/Recv/Collective: comm_size
+    uint64_t num_ops = 0;     // Compute
+    uint64_t duration_ns = 0; // duration_micros * 1000
+    uint32_t peer = 0;        // Send: destination; Recv: source; Collective: group index (0 = all NPUs)
+    uint32_t tag = 0;         // Send/Recv: comm_tag; Collective: comm_priority
+    uint32_t child_begin = 0; // children are children[child_begin, next node's child_begin)
+    uint32_t parents = 0;     // number of distinct parents
+    NodeKind kind = NodeKind::Nop;
+    uint8_t flags = 0;
+    trace::CollectiveType collective = trace::CollectiveType::AllReduce;
+    uint8_t involved_dims = 0xff; // bit d: network dimension d takes part (Collective without a group)
+    bool has(NodeFlags f) const { return (flags & f) != 0; }
+};
+
+// Communicator groups as the simulation sees them. Index 0 is always the whole system.
+struct GroupTable {
+    struct Group {
+        uint32_t id = 0;             // the config's group id (0 = whole system)
+        std::vector<uint32_t> ranks; // ring order; empty for the whole system
+    };
+    std::vector<Group> groups{Group{}};
+    int find(uint32_t id) const {
+        for (size_t i = 0; i < groups.size(); ++i)
+            if (groups[i].id == id) return static_cast<int>(i);
+        return -1;
+    }
+};
+
+struct WorkloadGraph {
+    uint32_t rank = 0;
+    std::vector<GraphNode> nodes;   // ascending id
+    std::vector<uint32_t> children; // CSR payload
+    std::vector<std::string> names; // per node, only when kept
+
+    size_t size() const { return nodes.size(); }
+    uint32_t child_end(size_t i) const {
+        return i + 1 < nodes.size() ? nodes[i + 1].child_begin : static_cast<uint32_t>(children.size());
+    }
+    const std::string& name(size_t i) const {
+        static const std::string kEmpty;
+        return i < names.size() ? names[i] : kEmpty;
+    }
+    size_t memory_bytes() const;
+};
+
+struct GraphBuildOptions {
+    uint32_t rank = 0;
+    uint32_t npus = 1;
+    const GroupTable* groups = nullptr;
+    bool keep_names = true;
+    bool ignore_ctrl_deps = false; // converter traces: ctrl_deps encode CPU call nesting
+    bool roofline = false;         // COMP nodes then need num_ops and tensor_size
+    size_t max_problems = 20;
+};
+
+// Collects decoded nodes one at a time and builds the graph at the end.
+class GraphBuilder {
+public:
+    GraphBuilder(std::string source, const GraphBuildOptions& options);
+    void add(const trace::Node& n);
+    // Sorts, resolves dependencies, checks for cycles. `warnings` receives non-fatal notes.
+    Result<WorkloadGraph> finish(std::vector<std::string>& warnings);
+
+private:
+    void problem(const trace::Node& n, const std::string& what);
+
+    std::string source_;
+    GraphBuildOptions opt_;
+    WorkloadGraph g_;
+    std::vector<std::pair<uint32_t, uint64_t>> edges_; // (child index in arrival order, parent id)
+    Status problems_;
+    uint64_t no_time_compute_ = 0; // COMP nodes with neither duration nor num_ops
+    uint64_t cpu_comm_nodes_ = 0;  // communication nodes flagged is_cpu_op (replayed as CPU work)
+};
+
+} // namespace astrolabe
