@@ -1,0 +1,36 @@
+// A scenario: everything one run needs in one JSON object, the same for the CLI (`run --scenario`) and the
+// browser (the shared URL). docs/scenario.md documents the format.
+//
+//   { "schema": "astrolabe.scenario/1",
+//     "workload": {"prefix": "path/P"} | {"sample": "name"} | {"traces": [{"name": "x.0.et", "base64": "..."}]},
+//     "network": { ASTRA-sim network keys }, "system": { ... }, "memory": { ... }, "comm_groups": { ... },
+//     "network_model": "analytical", "compute_model": "system" | "trace" | "roofline" }
+//
+// `memory` and `comm_groups` may be left out. Configs use exactly the keys of ASTRA-sim's files.
+#pragma once
+
+#include "core/base/status.h"
+#include "core/config/config_types.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace astrolabe::config {
+
+struct Scenario {
+    enum class WorkloadKind : uint8_t { Prefix, Sample, Embedded };
+    WorkloadKind workload_kind = WorkloadKind::Prefix;
+    std::string workload; // prefix path or sample name
+    std::vector<std::pair<std::string, std::string>> traces; // embedded: (name, bytes)
+    NetworkConfig network;
+    SystemConfig system;
+    MemoryConfig memory;
+    CommGroups groups;
+    std::string network_model = "analytical";
+    std::string compute_model = "system";
+};
+
+Result<Scenario> parse_scenario_json(std::string_view text, const std::string& source);
+
+} // namespace astrolabe::config

@@ -1,0 +1,88 @@
+#include "core/config/scenario.h"
+
+#include "core/base/base64.h"
+#include "core/config/json_read.h"
+
+namespace astrolabe::config {
+
+using detail::json;
+
+Result<Scenario> parse_scenario_json(std::string_view text, const std::string& source) {
+    auto parsed = detail::parse_json_text(text, source);
+    if (!parsed) return parsed.status();
+    const json& j = parsed.value();
+    if (!j.is_object()) return Status::error(source + ": the scenario is " + detail::describe(j) + "; a JSON object was expected");
+    Scenario s;
+    Status problems;
+    static const char* kKnown[] = {"schema", "workload", "network", "system", "memory", "comm_groups",
+                                   "network_model", "compute_model"};
+    for (auto it = j.begin(); it != j.end(); ++it) {
+        bool known = false;
+        for (const char* k : kKnown) known = known || it.key() == k;
+        if (!known) problems.add(source + ": " + it.key() + ": unknown key; expected one of schema, workload, network, "
+                                 "system, memory, comm_groups, network_model, compute_model");
+    }
+    if (j.contains("schema") && j["schema"] != "astrolabe.scenario/1")
+        problems.add(source + ": schema: \"astrolabe.scenario/1\" was expected");
+
+    if (!j.contains("workload") || !j["workload"].is_object()) {
+        problems.add(source + ": workload: an object with \"prefix\", \"sample\" or \"traces\" was expected");
+    } else {
+        const json& w = j["workload"];
+        if (w.contains("prefix") && w["prefix"].is_string()) {
+            s.workload_kind = Scenario::WorkloadKind::Prefix;
+            s.workload = w["prefix"].get<std::string>();
+        } else if (w.contains("sample") && w["sample"].is_string()) {
+            s.workload_kind = Scenario::WorkloadKind::Sample;
+            s.workload = w["sample"].get<std::string>();
+        } else if (w.contains("traces") && w["traces"].is_array()) {
+            s.workload_kind = Scenario::WorkloadKind::Embedded;
+            size_t i = 0;
+            for (const auto& t : w["traces"]) {
+                std::string where = source + ": workload.traces[" + std::to_string(i++) + "]";
+                if (!t.is_object() || !t.contains("base64") || !t["base64"].is_string()) {
+                    problems.add(where + ": an object with \"name\" and \"base64\" was expected");
+                    continue;
+                }
+                auto bytes = base64_decode(t["base64"].get<std::string>());
+                if (!bytes) {
+                    problems.add(where + ".base64: not valid base64");
+                    continue;
+                }
+                std::string name = t.contains("name") && t["name"].is_string() ? t["name"].get<std::string>()
+                                                                               : "trace." + std::to_string(i - 1) + ".et";
+                s.traces.emplace_back(name, std::move(*bytes));
+            }
+        } else {
+            problems.add(source + ": workload: one of \"prefix\" (a string), \"sample\" (a string) or \"traces\" (an array) was expected");
+        }
+    }
+
+    auto section = [&](const char* key, bool required, auto reader, auto& out) {
+        if (!j.contains(key)) {
+            if (required) problems.add(source + ": " + key + ": missing; an object was expected");
+            return;
+        }
+        auto r = reader(j[key], source + ": " + key);
+        if (r.is_ok()) out = std::move(r.value());
+        else problems.merge(r.status());
+    };
+    section("network", true, detail::network_from_json, s.network);
+    section("system", true, detail::system_from_json, s.system);
+    section("memory", false, detail::memory_from_json, s.memory);
+    uint64_t npus = s.network.npus();
+    section("comm_groups", false, [npus](const json& v, const std::string& src) { return detail::comm_groups_from_json(v, src, npus); },
+            s.groups);
+    for (const char* key : {"network_model", "compute_model"}) {
+        if (!j.contains(key)) continue;
+        if (!j[key].is_string()) {
+            problems.add(source + ": " + key + ": a string was expected");
+            continue;
+        }
+        (std::string(key) == "network_model" ? s.network_model : s.compute_model) = j[key].get<std::string>();
+    }
+    if (!problems.is_ok()) return problems;
+    return s;
+}
+
+} // namespace astrolabe::config

@@ -1,0 +1,175 @@
+#include "core/report/report.h"
+
+#include "core/base/json_writer.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace astrolabe {
+
+namespace {
+
+std::string group_name(uint32_t id) { return id == 0 ? std::string("all") : std::to_string(id); }
+
+} // namespace
+
+std::string report_json(const RunResult& r, const ReportContext& ctx) {
+    JsonWriter w;
+    w.begin_object();
+    w.field("schema", "astrolabe.report/1");
+    w.field("workload", ctx.workload);
+    w.field("network_model", ctx.network_model);
+    w.field("compute_model", ctx.compute_model);
+    w.field("complete", r.complete);
+    w.field("partial", ctx.partial);
+    if (ctx.partial) w.field("partial_reason", ctx.partial_reason);
+    w.field("total_ns", r.total_ns);
+    w.key("npus").begin_array();
+    for (size_t i = 0; i < r.stats.npus.size(); ++i) {
+        const NpuStats& s = r.stats.npus[i];
+        w.begin_object();
+        w.field("id", static_cast<uint64_t>(i));
+        w.field("finished", s.finished);
+        w.field("finish_ns", s.finish_ns);
+        w.field("compute_ns", s.compute_ns);
+        w.field("compute_bound_ns", s.compute_bound_ns);
+        w.field("memory_bound_ns", s.memory_bound_ns);
+        w.field("cpu_ns", s.cpu_ns);
+        w.field("memory_ns", s.memory_ns);
+        w.field("comm_ns", s.comm_ns);
+        w.field("exposed_comm_ns", s.exposed_comm_ns());
+        w.field("idle_ns", s.idle_ns());
+        w.field("nodes", s.nodes);
+        w.field("nodes_done", s.nodes_done);
+        w.end_object();
+    }
+    w.end_array();
+    w.key("collectives").begin_array();
+    for (const auto& c : r.stats.collectives) {
+        w.begin_object();
+        w.field("type", trace::collective_type_name(c.type));
+        w.field("bytes", c.bytes);
+        w.field("group", group_name(c.group_id));
+        w.field("index", static_cast<uint64_t>(c.ordinal));
+        w.field("npus", static_cast<uint64_t>(c.npus));
+        w.field("start_ns", c.start_ns);
+        w.field("end_ns", c.end_ns);
+        w.end_object();
+    }
+    w.end_array();
+    w.key("links").begin_array().end_array();
+    w.key("network").begin_object();
+    w.field("messages", r.messages);
+    w.field("bytes", r.message_bytes);
+    w.end_object();
+    w.key("notes").begin_array();
+    for (const auto& [msg, count] : r.stats.notes) {
+        w.begin_object();
+        w.field("message", msg);
+        w.field("count", count);
+        w.end_object();
+    }
+    w.end_array();
+    w.key("stuck").begin_array();
+    for (const auto& s : r.stuck) {
+        w.begin_object();
+        w.field("npu", static_cast<uint64_t>(s.npu));
+        w.field("node", s.node_id);
+        w.field("what", s.what);
+        w.end_object();
+    }
+    w.end_array();
+    w.key("engine").begin_object();
+    w.field("events", r.events);
+    w.field("peak_queue", r.peak_queue);
+    w.field("wall_s", ctx.wall_s);
+    w.field("events_per_s", ctx.wall_s > 0 ? static_cast<double>(r.events) / ctx.wall_s : 0.0);
+    w.end_object();
+    w.end_object();
+    return w.str() + "\n";
+}
+
+std::string report_summary(const RunResult& r, const ReportContext& ctx) {
+    std::string out;
+    char buf[1024];
+    auto line = [&](const char* fmt, auto... args) {
+        std::snprintf(buf, sizeof buf, fmt, args...);
+        out += buf;
+        out += '\n';
+    };
+    using ull = unsigned long long;
+    size_t n = r.stats.npus.size();
+    line("Astrolabe: %zu NPUs, %s network, %s compute, workload %s", n, ctx.network_model.c_str(),
+         ctx.compute_model.c_str(), ctx.workload.c_str());
+    if (ctx.partial) line("PARTIAL RESULT: %s", ctx.partial_reason.c_str());
+    if (!r.complete) line("INCOMPLETE: some NPUs did not finish (stuck nodes below)");
+    line("total time: %llu ns (%.3f us)", ull(r.total_ns), static_cast<double>(r.total_ns) / 1000.0);
+    std::vector<TimeNs> fin;
+    double compute = 0, exposed = 0;
+    for (const auto& s : r.stats.npus) {
+        fin.push_back(s.finish_ns);
+        compute += static_cast<double>(s.compute_ns);
+        exposed += static_cast<double>(s.exposed_comm_ns());
+    }
+    std::sort(fin.begin(), fin.end());
+    if (!fin.empty()) {
+        line("per-NPU finish: min %llu ns, median %llu ns, max %llu ns", ull(fin.front()), ull(fin[(fin.size() - 1) / 2]),
+             ull(fin.back()));
+        line("per-NPU mean: compute %.0f ns, exposed communication %.0f ns", compute / double(n), exposed / double(n));
+    }
+    line("collectives: %zu, network messages: %llu (%llu bytes), events: %llu, wall: %.3f s",
+         r.stats.collectives.size(), ull(r.messages), ull(r.message_bytes), ull(r.events), ctx.wall_s);
+    for (const auto& [msg, count] : r.stats.notes) line("note (%llux): %s", ull(count), msg.c_str());
+    size_t shown = 0;
+    for (const auto& s : r.stuck) {
+        if (++shown > 20) {
+            line("... %zu more stuck nodes in the report", r.stuck.size() - 20);
+            break;
+        }
+        line("stuck: NPU %u node %llu: %s", s.npu, ull(s.node_id), s.what.c_str());
+    }
+    return out;
+}
+
+std::string timeline_json(const Simulation& sim, const RunResult& r) {
+    static const char* kTracks[] = {"CPU", "GPU compute", "GPU communication", "receives"};
+    JsonWriter w(0);
+    w.begin_object();
+    w.field("displayTimeUnit", "ns");
+    w.key("traceEvents").begin_array();
+    const auto& graphs = sim.input().graphs;
+    for (size_t npu = 0; npu < graphs.size(); ++npu) {
+        w.begin_object();
+        w.field("ph", "M").field("name", "process_name").field("pid", uint64_t(npu));
+        w.key("args").begin_object().field("name", "NPU " + std::to_string(npu)).end_object();
+        w.end_object();
+        for (int t = 0; t < 4; ++t) {
+            w.begin_object();
+            w.field("ph", "M").field("name", "thread_name").field("pid", uint64_t(npu)).field("tid", t);
+            w.key("args").begin_object().field("name", kTracks[t]).end_object();
+            w.end_object();
+        }
+    }
+    for (const auto& rec : r.stats.timeline) {
+        const WorkloadGraph& g = graphs[rec.npu];
+        const GraphNode& n = g.nodes[rec.node];
+        int track = n.has(kCpuOp) ? 0 : n.kind == NodeKind::Compute ? 1 : n.kind == NodeKind::Recv ? 3 : 2;
+        std::string name = g.name(rec.node);
+        if (name.empty()) name = std::string(node_kind_name(n.kind)) + " " + std::to_string(n.id);
+        w.begin_object();
+        w.field("ph", "X").field("name", name).field("cat", node_kind_name(n.kind));
+        w.field("pid", uint64_t(rec.npu)).field("tid", track);
+        w.field("ts", static_cast<double>(rec.start_ns) / 1000.0);
+        w.field("dur", static_cast<double>(rec.end_ns - rec.start_ns) / 1000.0);
+        w.key("args").begin_object().field("node", n.id);
+        if (n.kind == NodeKind::Collective) w.field("collective", trace::collective_type_name(n.collective));
+        if (n.bytes) w.field("bytes", n.bytes);
+        w.end_object();
+        w.end_object();
+    }
+    w.end_array();
+    w.end_object();
+    return w.str() + "\n";
+}
+
+} // namespace astrolabe

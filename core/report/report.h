@@ -1,0 +1,31 @@
+// The run report: the JSON contract of docs/report.md, the human summary the CLI prints, and the
+// Chrome trace-event timeline.
+//
+// JSON keys are stable and written in a fixed order; the same run gives the same bytes natively and in wasm
+// except `engine.wall_s` and `engine.events_per_s`, which measure the host.
+#pragma once
+
+#include "core/system/scheduling/simulation.h"
+
+#include <string>
+
+namespace astrolabe {
+
+struct ReportContext {
+    std::string workload;      // what ran (prefix or sample name)
+    std::string network_model; // "analytical", ...
+    std::string compute_model; // "trace" or "roofline"
+    double wall_s = 0;
+    bool partial = false; // stopped early (interrupted or a limit)
+    std::string partial_reason;
+};
+
+std::string report_json(const RunResult& r, const ReportContext& ctx);
+std::string report_summary(const RunResult& r, const ReportContext& ctx);
+
+// Chrome trace-event JSON (chrome://tracing, Perfetto): one process per NPU, one thread per resource
+// (CPU, GPU compute, GPU communication, receives), one complete event per node. Times in us as the format
+// wants, with ns precision. Needs a run made with SimulationInput::keep_timeline.
+std::string timeline_json(const Simulation& sim, const RunResult& r);
+
+} // namespace astrolabe

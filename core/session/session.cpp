@@ -1,0 +1,89 @@
+#include "core/session/session.h"
+
+#include "core/trace/trace_reader.h"
+
+namespace astrolabe {
+
+Status MemoryTraceSource::read(uint32_t rank, std::string& bytes, std::string& name) {
+    if (rank >= traces_.size()) return Status::error("workload: no trace for NPU " + std::to_string(rank));
+    name = traces_[rank].first;
+    bytes = traces_[rank].second;
+    return Status::ok();
+}
+
+GroupTable make_group_table(const config::CommGroups& groups) {
+    GroupTable t;
+    for (const auto& g : groups.groups) {
+        if (g.id == 0) continue; // pg_name "0" means the whole system already
+        t.groups.push_back(GroupTable::Group{g.id, g.ranks});
+    }
+    return t;
+}
+
+Result<std::unique_ptr<Simulation>> build_simulation(SessionConfig config, TraceSource& traces,
+                                                     std::vector<std::string>& warnings,
+                                                     const LoadProgress& progress) {
+    constexpr size_t kMaxProblems = 20;
+    const uint64_t npus = config.network.npus();
+    if (npus == 0) return Status::error("network: no dimensions; at least one was expected");
+    if (npus > (uint64_t(1) << 24))
+        return Status::error("network: " + std::to_string(npus) + " NPUs; at most 16777216 are supported");
+    if (traces.count() >= 0 && static_cast<uint64_t>(traces.count()) != npus)
+        return Status::error("workload: " + std::to_string(traces.count()) + " trace file(s) for a network of " +
+                             std::to_string(npus) + " NPUs (the product of npus_count); one trace per NPU was expected");
+
+    SimulationInput input;
+    input.groups = make_group_table(config.groups);
+    input.graphs.reserve(npus);
+    bool roofline = config.compute_model == ComputeModelKind::Roofline ||
+                    (config.compute_model == ComputeModelKind::FromSystem && config.system.roofline_enabled);
+    Status problems;
+    trace::ReadOptions read;
+    read.keep_names = config.keep_names;
+    read.keep_io = false;
+    std::string bytes, name;
+    for (uint32_t rank = 0; rank < npus; ++rank) {
+        Status st = traces.read(rank, bytes, name);
+        if (!st.is_ok()) {
+            problems.merge(st);
+        } else {
+            GraphBuildOptions opt;
+            opt.rank = rank;
+            opt.npus = static_cast<uint32_t>(npus);
+            opt.groups = &input.groups;
+            opt.keep_names = config.keep_names;
+            opt.ignore_ctrl_deps = config.ignore_ctrl_deps;
+            opt.roofline = roofline;
+            GraphBuilder builder(name, opt);
+            trace::GlobalMetadata meta;
+            Status decoded = trace::for_each_node(bytes, name, read, meta, [&builder](const trace::Node& n) { builder.add(n); });
+            if (!decoded.is_ok()) {
+                problems.merge(decoded);
+            } else {
+                Result<WorkloadGraph> g = builder.finish(warnings);
+                if (g.is_ok()) input.graphs.push_back(std::move(g.value()));
+                else problems.merge(g.status());
+            }
+        }
+        if (problems.problems().size() >= kMaxProblems) {
+            problems.add("(stopped reading traces after " + std::to_string(kMaxProblems) + " problems)");
+            return problems;
+        }
+        if (progress) progress(rank + 1, static_cast<uint32_t>(npus));
+    }
+    std::string().swap(bytes);
+    if (!problems.is_ok()) return problems;
+
+    for (const auto& w : config.network.warnings) warnings.push_back(w);
+    for (const auto& w : config.system.warnings) warnings.push_back(w);
+    for (const auto& w : config.memory.warnings) warnings.push_back(w);
+    input.network = std::move(config.network);
+    input.system = std::move(config.system);
+    input.memory = std::move(config.memory);
+    input.network_model = config.network_model;
+    input.compute_model = config.compute_model;
+    input.keep_timeline = config.keep_timeline;
+    return Simulation::create(std::move(input));
+}
+
+} // namespace astrolabe

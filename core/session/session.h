@@ -1,0 +1,64 @@
+// The facade every front end uses: typed configs plus a source of trace bytes in, a Simulation out.
+//
+// The CLI reads files, the browser gets bytes from uploads, bundled samples or a shared scenario; both hand
+// them here, so both build identical simulations from identical bytes. Each trace is streamed straight into
+// its compact graph (the decoded nodes are never all held at once), so large runs fit in memory.
+#pragma once
+
+#include "core/base/status.h"
+#include "core/config/config_types.h"
+#include "core/system/scheduling/simulation.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace astrolabe {
+
+// Where the per-NPU trace bytes come from (files, memory, a generator).
+class TraceSource {
+public:
+    virtual ~TraceSource() = default;
+    // How many traces the source holds, or -1 when it can supply any rank asked for (a path prefix).
+    virtual int64_t count() const = 0;
+    // The bytes of rank `rank`'s trace and a name for messages (a file name).
+    virtual Status read(uint32_t rank, std::string& bytes, std::string& name) = 0;
+};
+
+// Traces already in memory (the browser, tests, generated workloads).
+class MemoryTraceSource final : public TraceSource {
+public:
+    void add(std::string name, std::string bytes) { traces_.push_back({std::move(name), std::move(bytes)}); }
+    int64_t count() const override { return static_cast<int64_t>(traces_.size()); }
+    Status read(uint32_t rank, std::string& bytes, std::string& name) override;
+
+private:
+    std::vector<std::pair<std::string, std::string>> traces_;
+};
+
+struct SessionConfig {
+    config::NetworkConfig network;
+    config::SystemConfig system;
+    config::MemoryConfig memory;
+    config::CommGroups groups;
+    NetworkModelKind network_model = NetworkModelKind::Analytical;
+    ComputeModelKind compute_model = ComputeModelKind::FromSystem;
+    bool keep_timeline = false;
+    bool keep_names = true;
+    bool ignore_ctrl_deps = false; // traces whose ctrl_deps encode CPU call nesting, not ordering
+};
+
+// Called after each trace is loaded: (traces loaded, traces in all).
+using LoadProgress = std::function<void(uint32_t, uint32_t)>;
+
+// Loads one trace per NPU of the network and builds the simulation. Every problem found (up to a bound)
+// comes back at once; `warnings` receives notes that do not stop the run.
+Result<std::unique_ptr<Simulation>> build_simulation(SessionConfig config, TraceSource& traces,
+                                                     std::vector<std::string>& warnings,
+                                                     const LoadProgress& progress = {});
+
+// The communicator groups as the simulation indexes them (index 0 = the whole system).
+GroupTable make_group_table(const config::CommGroups& groups);
+
+} // namespace astrolabe

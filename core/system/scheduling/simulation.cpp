@@ -1,0 +1,190 @@
+#include "core/system/scheduling/simulation.h"
+
+#include "core/network/analytical_network.h"
+#include "core/config/config_parse.h"
+#include "core/network/topology.h"
+#include "core/system/collectives/phase_plan.h"
+
+#include <algorithm>
+
+namespace astrolabe {
+
+const char* network_model_name(NetworkModelKind k) {
+    return k == NetworkModelKind::Analytical ? "analytical" : "congestion";
+}
+
+const char* compute_model_name(ComputeModelKind k) {
+    switch (k) {
+    case ComputeModelKind::FromSystem: return "system";
+    case ComputeModelKind::Trace: return "trace";
+    case ComputeModelKind::Roofline: return "roofline";
+    }
+    return "?";
+}
+
+bool parse_network_model(const std::string& s, NetworkModelKind& out) {
+    if (s == "analytical") out = NetworkModelKind::Analytical;
+    else if (s == "congestion") out = NetworkModelKind::Congestion;
+    else return false;
+    return true;
+}
+
+bool parse_compute_model(const std::string& s, ComputeModelKind& out) {
+    if (s == "trace") out = ComputeModelKind::Trace;
+    else if (s == "roofline") out = ComputeModelKind::Roofline;
+    else if (s == "system") out = ComputeModelKind::FromSystem;
+    else return false;
+    return true;
+}
+
+uint32_t used_collective_kinds(const std::vector<WorkloadGraph>& graphs, const GroupTable& groups) {
+    uint32_t used = 0;
+    for (const auto& g : graphs)
+        for (const auto& n : g.nodes) {
+            if (n.kind != NodeKind::Collective) continue;
+            if (n.peer != 0 && groups.groups[n.peer].ranks.size() != graphs.size()) continue; // a group ring
+            switch (n.collective) {
+            case trace::CollectiveType::AllReduce:
+            case trace::CollectiveType::Reduce:
+            case trace::CollectiveType::Barrier: used |= 1u << int(config::CollectiveKind::AllReduce); break;
+            case trace::CollectiveType::AllGather:
+            case trace::CollectiveType::Gather:
+            case trace::CollectiveType::Scatter: used |= 1u << int(config::CollectiveKind::AllGather); break;
+            case trace::CollectiveType::ReduceScatter:
+            case trace::CollectiveType::ReduceScatterBlock: used |= 1u << int(config::CollectiveKind::ReduceScatter); break;
+            case trace::CollectiveType::AllToAll: used |= 1u << int(config::CollectiveKind::AllToAll); break;
+            case trace::CollectiveType::Broadcast: break;
+            }
+        }
+    return used;
+}
+
+Status check_collectives(const config::SystemConfig& sys, const config::NetworkConfig& net, uint32_t used,
+                         const std::string& source) {
+    static const char* kKeys[] = {"all-reduce-implementation", "all-gather-implementation",
+                                  "reduce-scatter-implementation", "all-to-all-implementation"};
+    Status problems;
+    for (int k = 0; k < config::kCollectiveKinds; ++k) {
+        const auto& list = sys.implementation[k];
+        if (!(used & (1u << k))) continue; // ASTRA-sim only builds the algorithms a trace uses
+        if (!sys.custom_implementation[k].empty())
+            problems.add(source + ": " + kKeys[k] + "-custom: custom (trace-defined) collective implementations " +
+                         "are not supported yet; remove the key to use the built-in algorithms");
+        if (list.size() > net.dims.size())
+            problems.add(source + ": " + kKeys[k] + ": " + std::to_string(list.size()) +
+                         " algorithms for a network of " + std::to_string(net.dims.size()) +
+                         " dimension(s); one algorithm per network dimension was expected");
+        for (size_t d = 0; d < list.size() && d < net.dims.size(); ++d) {
+            auto a = list[d].algorithm;
+            uint32_t n = net.dims[d].npus;
+            std::string where = source + ": " + kKeys[k] + "[" + std::to_string(d) + "]: " +
+                                config::algorithm_spelling(list[d]);
+            if (a == config::CollectiveAlgorithm::HalvingDoubling && k == int(config::CollectiveKind::AllToAll))
+                problems.add(where + " cannot run an all-to-all; use ring or direct");
+            else if ((a == config::CollectiveAlgorithm::HalvingDoubling ||
+                      a == config::CollectiveAlgorithm::DoubleBinaryTree) &&
+                     (n & (n - 1)) != 0)
+                problems.add(where + " needs a power-of-two number of NPUs in dimension " + std::to_string(d) +
+                             ", which has " + std::to_string(n));
+        }
+    }
+    return problems;
+}
+
+// The parts of a run, in construction order (each refers to the ones above it).
+struct Simulation::Parts {
+    Engine engine;
+    RunStats stats;
+    std::unique_ptr<NetworkTopology> net_topology;
+    LogicalTopology topology;
+    std::unique_ptr<NpuBuckets> buckets;
+    std::unique_ptr<NetworkModel> network;
+    std::unique_ptr<P2PMatcher> matcher;
+    std::unique_ptr<RemoteMemory> memory;
+    std::unique_ptr<CollectiveEngine> collectives;
+    std::unique_ptr<WorkloadExecutor> executor;
+    bool roofline = false;
+};
+
+Simulation::~Simulation() = default;
+
+Result<std::unique_ptr<Simulation>> Simulation::create(SimulationInput input) {
+    Status problems;
+    uint64_t npus = input.network.npus();
+    if (npus == 0) problems.add("network: no dimensions; at least one was expected");
+    if (input.graphs.size() != npus)
+        problems.add("workload: " + std::to_string(input.graphs.size()) + " trace(s) for a network of " +
+                     std::to_string(npus) + " NPUs; one trace per NPU was expected");
+    if (input.network_model != NetworkModelKind::Analytical)
+        problems.add(std::string("network model '") + network_model_name(input.network_model) +
+                     "' is not built yet; use --network-model analytical");
+    bool roofline = input.compute_model == ComputeModelKind::Roofline ||
+                    (input.compute_model == ComputeModelKind::FromSystem && input.system.roofline_enabled);
+    if (roofline && (input.system.peak_perf_tflops <= 0 || input.system.local_mem_bw_gbps <= 0))
+        problems.add("system: the roofline compute model needs 'peak-perf' (TFLOPS) and 'local-mem-bw' (GB/s) > 0");
+    problems.merge(check_collectives(input.system, input.network, used_collective_kinds(input.graphs, input.groups), "system"));
+    uint64_t memory_nodes = 0;
+    for (const auto& g : input.graphs)
+        for (const auto& n : g.nodes) memory_nodes += n.kind == NodeKind::MemLoad || n.kind == NodeKind::MemStore;
+    if (memory_nodes > 0 && input.memory.type == config::MemoryType::NoExpansion)
+        problems.add("workload: " + std::to_string(memory_nodes) +
+                     " memory load/store node(s) but no remote memory; pass a remote-memory configuration "
+                     "(--remote-memory-configuration) with a memory-type other than NO_MEMORY_EXPANSION");
+    if (!problems.is_ok()) return problems;
+
+    std::unique_ptr<Simulation> sim(new Simulation());
+    sim->input_ = std::move(input);
+    const SimulationInput& in = sim->input_;
+    for (const auto& g : in.graphs) sim->nodes_total_ += g.size();
+    auto parts = std::make_unique<Parts>();
+    Parts& p = *parts;
+    auto n = static_cast<uint32_t>(npus);
+    p.roofline = roofline;
+    p.net_topology = std::make_unique<NetworkTopology>(in.network);
+    p.topology = make_logical_topology(*p.net_topology);
+    p.buckets = std::make_unique<NpuBuckets>(p.engine, n);
+    p.network = std::make_unique<AnalyticalNetwork>(*p.net_topology, p.engine);
+    p.matcher = std::make_unique<P2PMatcher>(p.engine, *p.network);
+    if (in.memory.type != config::MemoryType::NoExpansion)
+        p.memory = std::make_unique<RemoteMemory>(in.memory, *p.buckets, n);
+    p.collectives = std::make_unique<CollectiveEngine>(*p.buckets, *p.matcher, in.system, p.topology,
+                                                       in.system.endpoint_delay_ns);
+    ExecutorOptions opt;
+    opt.roofline = roofline;
+    opt.roofline_params = RooflineParams{in.system.peak_perf_tflops, in.system.local_mem_bw_gbps};
+    opt.replay_only = in.system.replay_only;
+    opt.keep_timeline = in.keep_timeline;
+    p.executor = std::make_unique<WorkloadExecutor>(p.engine, *p.buckets, *p.matcher, *p.collectives, p.memory.get(),
+                                                    in.groups, opt, in.graphs, p.stats);
+    p.executor->start();
+    sim->parts_ = std::move(parts);
+    return sim;
+}
+
+bool Simulation::run_slice(uint64_t max_events) {
+    parts_->engine.run(max_events);
+    return !parts_->engine.idle();
+}
+
+TimeNs Simulation::now() const { return parts_->engine.now(); }
+uint64_t Simulation::events() const { return parts_->engine.stats().events; }
+uint64_t Simulation::nodes_done() const { return parts_->executor->nodes_done(); }
+bool Simulation::roofline() const { return parts_->roofline; }
+
+RunResult Simulation::result() const {
+    RunResult r;
+    r.stats = parts_->stats;
+    for (const auto& s : r.stats.npus) r.total_ns = std::max(r.total_ns, s.finish_ns);
+    r.events = parts_->engine.stats().events;
+    r.peak_queue = parts_->engine.stats().peak_queue;
+    r.messages = parts_->network->messages();
+    r.message_bytes = parts_->network->bytes();
+    r.complete = parts_->executor->all_finished();
+    if (!r.complete) {
+        r.stuck = parts_->executor->stuck_nodes();
+        r.total_ns = std::max(r.total_ns, parts_->engine.now());
+    }
+    return r;
+}
+
+} // namespace astrolabe

@@ -1,0 +1,84 @@
+// One simulation: validated inputs, the models wired together, and a run that advances in slices.
+//
+// Everything hangs off this object (no globals), so several simulations can coexist (tests, the browser
+// re-running a scenario). create() checks every input against the others and reports every problem at
+// once; a Simulation that was created does not fail on its inputs mid-run.
+#pragma once
+
+#include "core/base/status.h"
+#include "core/config/config_types.h"
+#include "core/system/scheduling/run_stats.h"
+#include "core/system/scheduling/workload_executor.h"
+#include "core/system/scheduling/workload_graph.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace astrolabe {
+
+enum class NetworkModelKind : uint8_t { Analytical, Congestion };
+enum class ComputeModelKind : uint8_t { FromSystem, Trace, Roofline };
+const char* network_model_name(NetworkModelKind k);
+const char* compute_model_name(ComputeModelKind k);
+bool parse_network_model(const std::string& s, NetworkModelKind& out);
+bool parse_compute_model(const std::string& s, ComputeModelKind& out);
+
+struct SimulationInput {
+    config::NetworkConfig network;
+    config::SystemConfig system;
+    config::MemoryConfig memory;
+    GroupTable groups;
+    std::vector<WorkloadGraph> graphs; // one per NPU, rank order
+    NetworkModelKind network_model = NetworkModelKind::Analytical;
+    ComputeModelKind compute_model = ComputeModelKind::FromSystem; // FromSystem: roofline-enabled decides
+    bool keep_timeline = false;
+};
+
+struct RunResult {
+    RunStats stats;
+    TimeNs total_ns = 0;  // the last NPU's finish
+    uint64_t events = 0;
+    uint64_t peak_queue = 0;
+    uint64_t messages = 0;      // network messages
+    uint64_t message_bytes = 0; // bytes they carried
+    bool complete = false;      // every NPU finished
+    std::vector<StuckNode> stuck;
+};
+
+// Bit k set: the traces run a whole-system collective that uses config::CollectiveKind k's algorithms.
+uint32_t used_collective_kinds(const std::vector<WorkloadGraph>& graphs, const GroupTable& groups);
+// Checks the system configuration against the network (algorithm lists, member counts) for the collective
+// kinds in `used`; every problem.
+Status check_collectives(const config::SystemConfig& sys, const config::NetworkConfig& net, uint32_t used,
+                         const std::string& source);
+
+class Simulation {
+public:
+    static Result<std::unique_ptr<Simulation>> create(SimulationInput input);
+    ~Simulation();
+
+    // Runs up to `max_events` events; returns true while events remain.
+    bool run_slice(uint64_t max_events);
+    void run_to_end() {
+        while (run_slice(uint64_t(1) << 20)) {
+        }
+    }
+    TimeNs now() const;
+    uint64_t events() const;
+    uint64_t nodes_total() const { return nodes_total_; }
+    uint64_t nodes_done() const;
+    bool roofline() const;
+    // The result so far; complete once run_slice() returned false and every NPU finished.
+    RunResult result() const;
+    const SimulationInput& input() const { return input_; }
+
+private:
+    Simulation() = default;
+    struct Parts;
+    SimulationInput input_;
+    std::unique_ptr<Parts> parts_;
+    uint64_t nodes_total_ = 0;
+};
+
+} // namespace astrolabe

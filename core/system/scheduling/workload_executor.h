@@ -1,0 +1,106 @@
+// The per-NPU DAG executor: issues ready nodes under ASTRA-sim's resource rules and times them.
+//
+// Rules (ASTRA-sim's, kept for exact results; docs/research/astra-workload-layer.md):
+// - A node is ready when all its data and control parents finished. Ready nodes are tried in ascending id.
+// - Each NPU has three single-occupancy slots: CPU (nodes flagged is_cpu_op), GPU compute (COMP) and GPU
+//   communication (collectives, sends, memory, metadata and invalid nodes). Receives take no slot.
+// - Ready nodes are only re-examined when a node of that NPU completes. Zero-time nodes (metadata, invalid,
+//   roofline nodes without work) finish inside the issue pass, so their children wait for the next
+//   completion. Where ASTRA-sim would then wait forever (nothing else in flight on that NPU) we look again
+//   after a zero-delay event (docs/astra-differences.md).
+// - An NPU finishes at the completion of its last node; exposed communication = finish - GPU compute time.
+//
+// State is per NPU and small (a parent counter per node plus what is in flight), so thousands of NPUs with
+// large traces fit; nothing allocates per event once the ready heaps have grown.
+#pragma once
+
+#include "core/compute/compute_time.h"
+#include "core/engine/engine.h"
+#include "core/engine/npu_buckets.h"
+#include "core/memory/remote_memory.h"
+#include "core/system/scheduling/collective_engine.h"
+#include "core/system/scheduling/p2p_matcher.h"
+#include "core/system/scheduling/run_stats.h"
+#include "core/system/scheduling/workload_graph.h"
+
+#include <string>
+#include <vector>
+
+namespace astrolabe {
+
+struct ExecutorOptions {
+    bool roofline = false;
+    RooflineParams roofline_params;
+    bool replay_only = false; // every node but no-ops replayed from its duration
+    bool keep_timeline = false;
+};
+
+// A node that could not finish, for the report when a run ends with unfinished NPUs.
+struct StuckNode {
+    uint32_t npu = 0;
+    uint64_t node_id = 0;
+    std::string what;
+};
+
+class WorkloadExecutor final : public EventTarget {
+public:
+    WorkloadExecutor(Engine& engine, NpuBuckets& buckets, P2PMatcher& matcher, CollectiveEngine& collectives,
+                     RemoteMemory* memory, const GroupTable& groups, const ExecutorOptions& options,
+                     const std::vector<WorkloadGraph>& graphs, RunStats& stats);
+
+    // Issues every NPU's dependency-free nodes at time 0, NPU 0 first (as ASTRA-sim starts up).
+    void start();
+    void on_event(uint32_t kind, uint64_t arg) override;
+
+    bool all_finished() const { return unfinished_ == 0; }
+    uint64_t nodes_done() const { return nodes_done_; }
+    // Why the unfinished NPUs are stuck: what is in flight and what is ready but not issued (a few each).
+    std::vector<StuckNode> stuck_nodes(size_t per_npu = 4) const;
+
+private:
+    enum Kind : uint32_t { kNodeDone = 1, kKick = 2 };
+    enum Slot : uint8_t { kCpu = 0, kGpuComp = 1, kGpuComm = 2, kNoSlot = 3, kSlots = 4 };
+
+    struct Running {
+        uint32_t node;
+        TimeNs start;
+    };
+    struct Npu {
+        std::vector<uint32_t> parents_left;
+        std::vector<uint32_t> ready[kSlots]; // min-heaps of node indices (index order = id order)
+        std::vector<uint32_t> deferred;      // made ready during an issue pass; queued after it
+        std::vector<Running> running;
+        std::vector<uint32_t> group_ordinal; // per group index: collectives started so far
+        bool busy[kSlots] = {};
+        bool in_pass = false;
+        bool kick_pending = false;
+        TimeNs busy_since = 0;
+    };
+
+    static uint64_t pack(uint32_t npu, uint32_t node) { return uint64_t(npu) << 32 | node; }
+    Slot slot_of(const GraphNode& n) const;
+    void push_ready(uint32_t npu, uint32_t node);
+    void issue_ready(uint32_t npu);
+    void issue(uint32_t npu, uint32_t node);
+    void issue_collective(uint32_t npu, uint32_t node);
+    void schedule_done(uint32_t npu, uint32_t node, TimeNs delay);
+    void finish_node(uint32_t npu, uint32_t node); // bookkeeping, no re-issue
+    void check_end(uint32_t npu);
+    std::string describe(uint32_t npu, uint32_t node, bool running) const;
+
+    Engine& engine_;
+    NpuBuckets& buckets_;
+    P2PMatcher& matcher_;
+    CollectiveEngine& collectives_;
+    RemoteMemory* memory_;
+    const GroupTable& groups_;
+    ExecutorOptions options_;
+    const std::vector<WorkloadGraph>& graphs_;
+    RunStats& stats_;
+    std::vector<Npu> npus_;
+    std::vector<std::vector<uint32_t>> collective_index_; // per group index, per ordinal: stats_.collectives slot
+    uint32_t unfinished_ = 0;
+    uint64_t nodes_done_ = 0;
+};
+
+} // namespace astrolabe

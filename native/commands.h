@@ -1,0 +1,17 @@
+// The CLI's subcommands. Each takes the arguments after its name and returns the process exit code:
+// 0 success, 1 the simulation ran but did not complete, 2 bad input (one line per problem on stderr).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace astrolabe::cli {
+
+int run_command(const std::vector<std::string>& args);
+int inspect_command(const std::vector<std::string>& args);
+int convert_command(const std::vector<std::string>& args);
+
+// Prints every problem of a failed step on stderr, one per line, and returns 2.
+int fail(const std::string& message);
+
+} // namespace astrolabe::cli

@@ -1,0 +1,29 @@
+// File access for the CLI: whole-file reads and writes, and resolving a workload path into trace files.
+#pragma once
+
+#include "core/base/status.h"
+#include "core/session/session.h"
+
+#include <string>
+#include <vector>
+
+namespace astrolabe::cli {
+
+Result<std::string> read_file(const std::string& path, const std::string& what);
+Status write_file(const std::string& path, const std::string& bytes);
+
+// A workload as ASTRA-sim names it: a prefix P (NPU i reads P.i.et), or a directory of `<name>.<rank>.et`
+// files, or one .et file (a single NPU).
+class FileTraceSource final : public TraceSource {
+public:
+    static Result<FileTraceSource> open(const std::string& workload);
+    int64_t count() const override { return files_.empty() ? -1 : static_cast<int64_t>(files_.size()); }
+    Status read(uint32_t rank, std::string& bytes, std::string& name) override;
+    std::string path_of(uint32_t rank) const;
+
+private:
+    std::string prefix_;
+    std::vector<std::string> files_; // directory or single-file form; empty for a prefix
+};
+
+} // namespace astrolabe::cli

@@ -1,0 +1,52 @@
+// astrolabe: the native command line. Thin: arguments and files here, everything else in core/.
+#include "native/commands.h"
+
+#include <cstdio>
+#include <exception>
+#include <new>
+#include <string>
+#include <vector>
+
+namespace {
+
+const char* kUsage =
+    "astrolabe - a simulator of distributed AI systems (Chakra execution traces)\n"
+    "\n"
+    "usage:\n"
+    "  astrolabe run --workload P --system S.json --network N.yml [--memory M.json] [--comm-groups G.json]\n"
+    "                [--network-model analytical] [--compute-model system|trace|roofline]\n"
+    "                [--report out.json] [--timeline out.trace.json] [--quiet]\n"
+    "  astrolabe run --scenario scenario.json [--report ...]\n"
+    "  astrolabe inspect P [--json]          what a trace set holds\n"
+    "  astrolabe convert IN OUT              .et <-> .json (Chakra's JSON form)\n"
+    "\n"
+    "`astrolabe <command> --help` lists a command's options. Exit codes: 0 ok, 1 run incomplete, 2 bad input.\n";
+
+} // namespace
+
+int main(int argc, char** argv) {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+        std::fputs(kUsage, args.empty() ? stderr : stdout);
+        return args.empty() ? 2 : 0;
+    }
+    if (args[0] == "--version") {
+        std::puts("astrolabe 0.1.0");
+        return 0;
+    }
+    std::string cmd = args[0];
+    args.erase(args.begin());
+    try {
+        if (cmd == "run") return astrolabe::cli::run_command(args);
+        if (cmd == "inspect") return astrolabe::cli::inspect_command(args);
+        if (cmd == "convert") return astrolabe::cli::convert_command(args);
+    } catch (const std::bad_alloc&) {
+        std::fputs("error: out of memory\n", stderr);
+        return 2;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "error: %s\n", e.what());
+        return 2;
+    }
+    std::fprintf(stderr, "error: unknown command '%s'\n\n%s", cmd.c_str(), kUsage);
+    return 2;
+}

@@ -1,0 +1,32 @@
+#include "native/progress.h"
+
+#include <cstdio>
+
+namespace astrolabe::cli {
+
+double ProgressBar::elapsed_s() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+}
+
+void ProgressBar::update(uint64_t done, uint64_t total, const std::string& detail) {
+    if (!enabled_) return;
+    auto now = std::chrono::steady_clock::now();
+    if (elapsed_s() < 1.0 || now - last_ < std::chrono::milliseconds(200)) return;
+    last_ = now;
+    shown_ = true;
+    double frac = total ? static_cast<double>(done) / static_cast<double>(total) : 0.0;
+    int filled = static_cast<int>(frac * 30);
+    std::string bar(static_cast<size_t>(filled), '#');
+    bar.resize(30, '.');
+    std::fprintf(stderr, "\r%s [%s] %5.1f%% %s  %.1fs ", label_.c_str(), bar.c_str(), frac * 100.0, detail.c_str(),
+                 elapsed_s());
+    std::fflush(stderr);
+}
+
+void ProgressBar::finish() {
+    if (!shown_) return;
+    shown_ = false;
+    std::fprintf(stderr, "\n");
+}
+
+} // namespace astrolabe::cli

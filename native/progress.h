@@ -1,0 +1,26 @@
+// A progress bar on stderr, shown only once a task has run for a second (short runs print nothing).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+namespace astrolabe::cli {
+
+class ProgressBar {
+public:
+    ProgressBar(std::string label, bool enabled) : label_(std::move(label)), enabled_(enabled) {}
+    ~ProgressBar() { finish(); }
+    void update(uint64_t done, uint64_t total, const std::string& detail = "");
+    void finish();
+    double elapsed_s() const;
+
+private:
+    std::string label_;
+    bool enabled_;
+    bool shown_ = false;
+    std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+    std::chrono::steady_clock::time_point last_{};
+};
+
+} // namespace astrolabe::cli

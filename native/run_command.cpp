@@ -1,0 +1,213 @@
+// `astrolabe run`: load configs and traces, simulate, print the summary, write the report and timeline.
+#include "core/config/config_parse.h"
+#include "core/config/scenario.h"
+#include "core/report/report.h"
+#include "core/session/session.h"
+#include "native/args.h"
+#include "native/commands.h"
+#include "native/files.h"
+#include "native/progress.h"
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+
+namespace astrolabe::cli {
+
+namespace {
+
+const std::vector<OptionSpec> kRunOptions = {
+    {"workload", true, "workload-configuration", "trace prefix P (NPU i reads P.i.et), a directory or one .et file"},
+    {"system", true, "system-configuration", "ASTRA-sim system JSON"},
+    {"network", true, "network-configuration", "ASTRA-sim analytical network YAML"},
+    {"memory", true, "remote-memory-configuration", "ASTRA-sim remote-memory JSON"},
+    {"comm-groups", true, "comm-group-configuration", "communicator groups JSON ({\"id\": [ranks]})"},
+    {"scenario", true, nullptr, "one JSON file with workload, configs and models (docs/scenario.md)"},
+    {"network-model", true, nullptr, "analytical (congestion: not built yet)"},
+    {"compute-model", true, nullptr, "system (roofline-enabled decides), trace or roofline"},
+    {"ignore-ctrl-deps", false, nullptr, "treat ctrl_deps as call nesting, not ordering (PyTorch host traces)"},
+    {"report", true, nullptr, "write the JSON report (docs/report.md) here"},
+    {"timeline", true, nullptr, "write a Chrome trace-event timeline here"},
+    {"quiet", false, nullptr, "no summary on stdout and no progress bar"},
+    {"logging-folder", true, nullptr, "accepted for ASTRA-sim compatibility; ignored"},
+    {"help", false, nullptr, "this text"},
+};
+
+#ifndef ASTROLABE_SAMPLES_DIR
+#define ASTROLABE_SAMPLES_DIR "samples"
+#endif
+
+void print_warnings(const std::vector<std::string>& warnings) {
+    // Traces of many NPUs repeat the same note; show each distinct line once, and a bounded number.
+    std::map<std::string, size_t> seen;
+    std::vector<std::string> order;
+    for (const auto& w : warnings)
+        if (seen[w]++ == 0) order.push_back(w);
+    size_t shown = 0;
+    for (const auto& w : order) {
+        if (++shown > 10) {
+            std::fprintf(stderr, "warning: ... and %zu more distinct warnings\n", order.size() - 10);
+            break;
+        }
+        std::fprintf(stderr, "warning: %s\n", w.c_str());
+    }
+}
+
+// Reads and parses every config the arguments name, collecting all problems.
+Status load_configs(const Args& a, SessionConfig& cfg) {
+    Status problems;
+    auto load = [&](const char* key, bool required, auto parse) {
+        std::string path = a.get(key);
+        if (path.empty() || path == "empty") {
+            if (required) problems.add(std::string("--") + key + ": missing; it is required");
+            return;
+        }
+        auto text = read_file(path, std::string(key) + " configuration");
+        if (!text.is_ok()) return problems.merge(text.status());
+        parse(text.value(), path);
+    };
+    load("network", true, [&](const std::string& t, const std::string& p) {
+        auto r = config::parse_network_yaml(t, p);
+        if (r.is_ok()) cfg.network = std::move(r.value());
+        else problems.merge(r.status());
+    });
+    load("system", true, [&](const std::string& t, const std::string& p) {
+        auto r = config::parse_system_json(t, p);
+        if (r.is_ok()) cfg.system = std::move(r.value());
+        else problems.merge(r.status());
+    });
+    load("memory", false, [&](const std::string& t, const std::string& p) {
+        auto r = config::parse_memory_json(t, p);
+        if (r.is_ok()) cfg.memory = std::move(r.value());
+        else problems.merge(r.status());
+    });
+    load("comm-groups", false, [&](const std::string& t, const std::string& p) {
+        auto r = config::parse_comm_groups_json(t, p, cfg.network.npus());
+        if (r.is_ok()) cfg.groups = std::move(r.value());
+        else problems.merge(r.status());
+    });
+    return problems;
+}
+
+} // namespace
+
+int fail(const std::string& message) {
+    std::fprintf(stderr, "%s\n", message.c_str());
+    return 2;
+}
+
+int run_command(const std::vector<std::string>& argv) {
+    auto parsed = parse_args(argv, kRunOptions);
+    if (!parsed.is_ok()) return fail(parsed.status().message());
+    const Args& a = parsed.value();
+    if (a.has("help")) {
+        std::printf("astrolabe run: simulate a workload\n\n%s", options_help(kRunOptions).c_str());
+        return 0;
+    }
+    if (!a.positionals.empty()) return fail("run: unexpected argument '" + a.positionals[0] + "' (see --help)");
+
+    SessionConfig cfg;
+    std::unique_ptr<TraceSource> traces;
+    std::string workload_label;
+    std::string network_model = a.get("network-model", "analytical");
+    std::string compute_model = a.get("compute-model", "system");
+    if (a.has("scenario")) {
+        for (const char* k : {"workload", "system", "network", "memory", "comm-groups"})
+            if (a.has(k)) return fail(std::string("run: --") + k + " cannot be combined with --scenario (the scenario holds it)");
+        std::string path = a.get("scenario");
+        auto text = read_file(path, "scenario");
+        if (!text.is_ok()) return fail(text.status().message());
+        auto sc = config::parse_scenario_json(text.value(), path);
+        if (!sc.is_ok()) return fail(sc.status().message());
+        config::Scenario& s = sc.value();
+        cfg.network = std::move(s.network);
+        cfg.system = std::move(s.system);
+        cfg.memory = std::move(s.memory);
+        cfg.groups = std::move(s.groups);
+        if (!a.has("network-model")) network_model = s.network_model;
+        if (!a.has("compute-model")) compute_model = s.compute_model;
+        if (s.workload_kind == config::Scenario::WorkloadKind::Embedded) {
+            auto mem = std::make_unique<MemoryTraceSource>();
+            for (auto& t : s.traces) mem->add(t.first, std::move(t.second));
+            traces = std::move(mem);
+            workload_label = "(embedded in " + path + ")";
+        } else {
+            std::filesystem::path base = std::filesystem::path(path).parent_path();
+            std::string w = s.workload_kind == config::Scenario::WorkloadKind::Sample
+                                ? std::string(ASTROLABE_SAMPLES_DIR) + "/" + s.workload
+                                : (std::filesystem::path(s.workload).is_absolute() ? s.workload : (base / s.workload).string());
+            auto src = FileTraceSource::open(w);
+            if (!src.is_ok()) return fail(src.status().message());
+            traces = std::make_unique<FileTraceSource>(std::move(src.value()));
+            workload_label = s.workload;
+        }
+    } else {
+        Status problems = load_configs(a, cfg);
+        auto src = FileTraceSource::open(a.get("workload"));
+        if (!src.is_ok()) problems.merge(src.status());
+        if (!problems.is_ok()) return fail(problems.message());
+        traces = std::make_unique<FileTraceSource>(std::move(src.value()));
+        workload_label = a.get("workload");
+    }
+    if (!parse_network_model(network_model, cfg.network_model))
+        return fail("--network-model: '" + network_model + "'; analytical or congestion was expected");
+    if (!parse_compute_model(compute_model, cfg.compute_model))
+        return fail("--compute-model: '" + compute_model + "'; system, trace or roofline was expected");
+    cfg.keep_timeline = a.has("timeline");
+    cfg.keep_names = a.has("timeline");
+    cfg.ignore_ctrl_deps = a.has("ignore-ctrl-deps");
+    const bool quiet = a.has("quiet");
+
+    auto wall_start = std::chrono::steady_clock::now();
+    std::vector<std::string> warnings;
+    Result<std::unique_ptr<Simulation>> built = Status::ok();
+    {
+        ProgressBar load_bar("loading", !quiet);
+        built = build_simulation(std::move(cfg), *traces, warnings,
+                                 [&load_bar](uint32_t done, uint32_t total) { load_bar.update(done, total, "traces"); });
+    }
+    print_warnings(warnings);
+    if (!built.is_ok()) return fail(built.status().message());
+    Simulation& sim = *built.value();
+
+    auto run_start = std::chrono::steady_clock::now();
+    {
+        ProgressBar bar("simulating", !quiet);
+        while (sim.run_slice(uint64_t(1) << 16)) {
+            bar.update(sim.nodes_done(), sim.nodes_total(),
+                       std::to_string(sim.nodes_done()) + "/" + std::to_string(sim.nodes_total()) + " nodes");
+        }
+    }
+    auto end = std::chrono::steady_clock::now();
+    RunResult result = sim.result();
+    ReportContext ctx;
+    ctx.workload = workload_label;
+    ctx.network_model = network_model_name(sim.input().network_model);
+    ctx.compute_model = sim.roofline() ? "roofline" : "trace";
+    ctx.wall_s = std::chrono::duration<double>(end - run_start).count();
+    (void)wall_start;
+
+    int rc = 0;
+    if (a.has("report")) {
+        Status st = write_file(a.get("report"), report_json(result, ctx));
+        if (!st.is_ok()) rc = fail(st.message());
+    }
+    if (a.has("timeline")) {
+        Status st = write_file(a.get("timeline"), timeline_json(sim, result));
+        if (!st.is_ok()) rc = fail(st.message());
+    }
+    if (!quiet) std::fputs(report_summary(result, ctx).c_str(), stdout);
+    if (!result.complete) {
+        std::fprintf(stderr, "error: the simulation ended with NPUs that did not finish:\n");
+        size_t shown = 0;
+        for (const auto& s : result.stuck) {
+            if (++shown > 20) break;
+            std::fprintf(stderr, "  NPU %u: %s\n", s.npu, s.what.c_str());
+        }
+        return 1;
+    }
+    return rc;
+}
+
+} // namespace astrolabe::cli
