@@ -157,6 +157,13 @@ int run_command(const std::vector<std::string>& argv) {
     cfg.keep_timeline = a.has("timeline");
     cfg.keep_names = a.has("timeline");
     cfg.ignore_ctrl_deps = a.has("ignore-ctrl-deps");
+    // Custom collective ETs are named relative to the working directory, as in ASTRA-sim.
+    cfg.read_file = [](const std::string& path, std::string& bytes) {
+        auto r = read_file(path, "custom collective ET");
+        if (!r.is_ok()) return r.status();
+        bytes = std::move(r.value());
+        return Status::ok();
+    };
     const bool quiet = a.has("quiet");
 
     auto wall_start = std::chrono::steady_clock::now();

@@ -20,6 +20,58 @@ GroupTable make_group_table(const config::CommGroups& groups) {
     return t;
 }
 
+namespace {
+
+// Loads `<prefix>.<p>.et` for positions p = 0, 1, ... (up to the NPU count) for every custom implementation
+// the system config names; how many are needed is checked when the simulation is created.
+Status load_custom_implementations(const SessionConfig& config, uint32_t npus, SimulationInput& input,
+                                   std::vector<std::string>& warnings) {
+    Status problems;
+    for (int k = 0; k < config::kCollectiveKinds; ++k) {
+        const std::string& prefix = config.system.custom_implementation[k];
+        if (prefix.empty()) continue;
+        if (!config.read_file) {
+            problems.add("system: custom collective implementation " + prefix + ": no files can be read here");
+            continue;
+        }
+        if (config.system.preferred_dataset_splits > 1)
+            warnings.push_back("system: preferred-dataset-splits is ignored by custom collective implementations "
+                               "(the ET runs once per collective)");
+        for (uint32_t pos = 0; pos < npus; ++pos) {
+            std::string path = prefix + "." + std::to_string(pos) + ".et", bytes;
+            Status st = config.read_file(path, bytes);
+            if (!st.is_ok()) {
+                if (pos == 0) problems.merge(st);
+                break;
+            }
+            GraphBuildOptions opt;
+            opt.rank = pos;
+            opt.npus = npus;
+            opt.keep_names = false;
+            GraphBuilder builder(path, opt);
+            trace::GlobalMetadata meta;
+            trace::ReadOptions read;
+            read.keep_names = false;
+            read.keep_io = false;
+            Status decoded =
+                trace::for_each_node(bytes, path, read, meta, [&builder](const trace::Node& n) { builder.add(n); });
+            if (!decoded.is_ok()) {
+                problems.merge(decoded);
+                break;
+            }
+            Result<WorkloadGraph> g = builder.finish(warnings);
+            if (!g.is_ok()) {
+                problems.merge(g.status());
+                break;
+            }
+            input.custom[k].push_back(std::move(g.value()));
+        }
+    }
+    return problems;
+}
+
+} // namespace
+
 Result<std::unique_ptr<Simulation>> build_simulation(SessionConfig config, TraceSource& traces,
                                                      std::vector<std::string>& warnings,
                                                      const LoadProgress& progress) {
@@ -72,6 +124,8 @@ Result<std::unique_ptr<Simulation>> build_simulation(SessionConfig config, Trace
         if (progress) progress(rank + 1, static_cast<uint32_t>(npus));
     }
     std::string().swap(bytes);
+    if (!problems.is_ok()) return problems;
+    problems.merge(load_custom_implementations(config, static_cast<uint32_t>(npus), input, warnings));
     if (!problems.is_ok()) return problems;
 
     for (const auto& w : config.network.warnings) warnings.push_back(w);

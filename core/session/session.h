@@ -47,6 +47,8 @@ struct SessionConfig {
     bool keep_timeline = false;
     bool keep_names = true;
     bool ignore_ctrl_deps = false; // traces whose ctrl_deps encode CPU call nesting, not ordering
+    // Reads the ETs of custom collective implementations (`<prefix>.<position>.et`); unset = none available.
+    std::function<Status(const std::string& path, std::string& bytes)> read_file;
 };
 
 // Called after each trace is loaded: (traces loaded, traces in all).

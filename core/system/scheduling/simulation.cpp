@@ -37,27 +37,76 @@ bool parse_compute_model(const std::string& s, ComputeModelKind& out) {
     return true;
 }
 
+int collective_kind_of(trace::CollectiveType t) {
+    switch (t) {
+    case trace::CollectiveType::AllReduce:
+    case trace::CollectiveType::Reduce:
+    case trace::CollectiveType::Barrier: return int(config::CollectiveKind::AllReduce);
+    case trace::CollectiveType::AllGather:
+    case trace::CollectiveType::Gather:
+    case trace::CollectiveType::Scatter: return int(config::CollectiveKind::AllGather);
+    case trace::CollectiveType::ReduceScatter:
+    case trace::CollectiveType::ReduceScatterBlock: return int(config::CollectiveKind::ReduceScatter);
+    case trace::CollectiveType::AllToAll: return int(config::CollectiveKind::AllToAll);
+    case trace::CollectiveType::Broadcast: return -1;
+    }
+    return -1;
+}
+
 uint32_t used_collective_kinds(const std::vector<WorkloadGraph>& graphs, const GroupTable& groups) {
     uint32_t used = 0;
     for (const auto& g : graphs)
         for (const auto& n : g.nodes) {
             if (n.kind != NodeKind::Collective) continue;
             if (n.peer != 0 && groups.groups[n.peer].ranks.size() != graphs.size()) continue; // a group ring
-            switch (n.collective) {
-            case trace::CollectiveType::AllReduce:
-            case trace::CollectiveType::Reduce:
-            case trace::CollectiveType::Barrier: used |= 1u << int(config::CollectiveKind::AllReduce); break;
-            case trace::CollectiveType::AllGather:
-            case trace::CollectiveType::Gather:
-            case trace::CollectiveType::Scatter: used |= 1u << int(config::CollectiveKind::AllGather); break;
-            case trace::CollectiveType::ReduceScatter:
-            case trace::CollectiveType::ReduceScatterBlock: used |= 1u << int(config::CollectiveKind::ReduceScatter); break;
-            case trace::CollectiveType::AllToAll: used |= 1u << int(config::CollectiveKind::AllToAll); break;
-            case trace::CollectiveType::Broadcast: break;
-            }
+            int k = collective_kind_of(n.collective);
+            if (k >= 0) used |= 1u << k;
         }
     return used;
 }
+
+namespace {
+
+// A custom implementation must have an ET for every position of every group that uses it, whose peers
+// stay inside the group, and only sends, receives, compute and no-op nodes.
+Status check_custom(const SimulationInput& in, const std::string& source) {
+    static const char* kKeys[] = {"all-reduce-implementation-custom", "all-gather-implementation-custom",
+                                  "reduce-scatter-implementation-custom", "all-to-all-implementation-custom"};
+    Status problems;
+    for (int k = 0; k < config::kCollectiveKinds; ++k) {
+        const auto& ets = in.custom[k];
+        if (ets.empty()) continue;
+        size_t needed = 0;
+        for (const auto& g : in.graphs)
+            for (const auto& n : g.nodes)
+                if (n.kind == NodeKind::Collective && collective_kind_of(n.collective) == k)
+                    needed = std::max(needed, n.peer == 0 ? in.graphs.size() : in.groups.groups[n.peer].ranks.size());
+        if (needed > ets.size()) {
+            problems.add(source + ": " + kKeys[k] + ": " + std::to_string(ets.size()) +
+                         " ET file(s) but a collective of " + std::to_string(needed) +
+                         " NPUs uses it; one ET per position was expected");
+            continue;
+        }
+        for (size_t pos = 0; pos < needed; ++pos)
+            for (const auto& n : ets[pos].nodes) {
+                bool ok_kind = n.kind == NodeKind::Send || n.kind == NodeKind::Recv || n.kind == NodeKind::Compute ||
+                               n.kind == NodeKind::Nop;
+                bool ok_peer = !(n.kind == NodeKind::Send || n.kind == NodeKind::Recv) || n.peer < needed;
+                if (!ok_kind || !ok_peer) {
+                    problems.add(source + ": " + kKeys[k] + ": ET of position " + std::to_string(pos) + ", node " +
+                                 std::to_string(n.id) + ": " +
+                                 (!ok_kind ? std::string("a ") + node_kind_name(n.kind) +
+                                                 " node; only sends, receives and compute nodes were expected"
+                                           : "peer rank " + std::to_string(n.peer) + " is outside the group of " +
+                                                 std::to_string(needed)));
+                    return problems;
+                }
+            }
+    }
+    return problems;
+}
+
+} // namespace
 
 Status check_collectives(const config::SystemConfig& sys, const config::NetworkConfig& net, uint32_t used,
                          const std::string& source) {
@@ -67,9 +116,7 @@ Status check_collectives(const config::SystemConfig& sys, const config::NetworkC
     for (int k = 0; k < config::kCollectiveKinds; ++k) {
         const auto& list = sys.implementation[k];
         if (!(used & (1u << k))) continue; // ASTRA-sim only builds the algorithms a trace uses
-        if (!sys.custom_implementation[k].empty())
-            problems.add(source + ": " + kKeys[k] + "-custom: custom (trace-defined) collective implementations " +
-                         "are not supported yet; remove the key to use the built-in algorithms");
+        if (!sys.custom_implementation[k].empty()) continue; // the custom ET replaces the list
         if (list.size() > net.dims.size())
             problems.add(source + ": " + kKeys[k] + ": " + std::to_string(list.size()) +
                          " algorithms for a network of " + std::to_string(net.dims.size()) +
@@ -102,6 +149,7 @@ struct Simulation::Parts {
     std::unique_ptr<P2PMatcher> matcher;
     std::unique_ptr<RemoteMemory> memory;
     std::unique_ptr<CollectiveEngine> collectives;
+    std::unique_ptr<CustomCollectives> custom;
     std::unique_ptr<WorkloadExecutor> executor;
     bool roofline = false;
 };
@@ -123,6 +171,7 @@ Result<std::unique_ptr<Simulation>> Simulation::create(SimulationInput input) {
     if (roofline && (input.system.peak_perf_tflops <= 0 || input.system.local_mem_bw_gbps <= 0))
         problems.add("system: the roofline compute model needs 'peak-perf' (TFLOPS) and 'local-mem-bw' (GB/s) > 0");
     problems.merge(check_collectives(input.system, input.network, used_collective_kinds(input.graphs, input.groups), "system"));
+    problems.merge(check_custom(input, "system"));
     uint64_t memory_nodes = 0;
     for (const auto& g : input.graphs)
         for (const auto& n : g.nodes) memory_nodes += n.kind == NodeKind::MemLoad || n.kind == NodeKind::MemStore;
@@ -149,12 +198,14 @@ Result<std::unique_ptr<Simulation>> Simulation::create(SimulationInput input) {
         p.memory = std::make_unique<RemoteMemory>(in.memory, *p.buckets, n);
     p.collectives = std::make_unique<CollectiveEngine>(*p.buckets, *p.matcher, in.system, p.topology,
                                                        in.system.endpoint_delay_ns);
+    p.custom = std::make_unique<CustomCollectives>(*p.buckets, *p.matcher, n);
     ExecutorOptions opt;
+    for (int k = 0; k < config::kCollectiveKinds; ++k) opt.custom[k] = &in.custom[k];
     opt.roofline = roofline;
     opt.roofline_params = RooflineParams{in.system.peak_perf_tflops, in.system.local_mem_bw_gbps};
     opt.replay_only = in.system.replay_only;
     opt.keep_timeline = in.keep_timeline;
-    p.executor = std::make_unique<WorkloadExecutor>(p.engine, *p.buckets, *p.matcher, *p.collectives, p.memory.get(),
+    p.executor = std::make_unique<WorkloadExecutor>(p.engine, *p.buckets, *p.matcher, *p.collectives, *p.custom, p.memory.get(),
                                                     in.groups, opt, in.graphs, p.stats);
     p.executor->start();
     sim->parts_ = std::move(parts);

@@ -33,6 +33,8 @@ struct SimulationInput {
     NetworkModelKind network_model = NetworkModelKind::Analytical;
     ComputeModelKind compute_model = ComputeModelKind::FromSystem; // FromSystem: roofline-enabled decides
     bool keep_timeline = false;
+    // Custom collective implementations per config::CollectiveKind: one graph per group position.
+    std::vector<WorkloadGraph> custom[config::kCollectiveKinds];
 };
 
 struct RunResult {
@@ -46,6 +48,8 @@ struct RunResult {
     std::vector<StuckNode> stuck;
 };
 
+// The config::CollectiveKind whose algorithms run `t`, or -1 (BROADCAST is replayed).
+int collective_kind_of(trace::CollectiveType t);
 // Bit k set: the traces run a whole-system collective that uses config::CollectiveKind k's algorithms.
 uint32_t used_collective_kinds(const std::vector<WorkloadGraph>& graphs, const GroupTable& groups);
 // Checks the system configuration against the network (algorithm lists, member counts) for the collective

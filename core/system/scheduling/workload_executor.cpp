@@ -12,10 +12,10 @@ using trace::CollectiveType;
 // [SECTION] set-up and slots
 
 WorkloadExecutor::WorkloadExecutor(Engine& engine, NpuBuckets& buckets, P2PMatcher& matcher,
-                                   CollectiveEngine& collectives, RemoteMemory* memory, const GroupTable& groups,
+                                   CollectiveEngine& collectives, CustomCollectives& custom, RemoteMemory* memory, const GroupTable& groups,
                                    const ExecutorOptions& options, const std::vector<WorkloadGraph>& graphs,
                                    RunStats& stats)
-    : engine_(engine), buckets_(buckets), matcher_(matcher), collectives_(collectives), memory_(memory),
+    : engine_(engine), buckets_(buckets), matcher_(matcher), collectives_(collectives), custom_(custom), memory_(memory),
       groups_(groups), options_(options), graphs_(graphs), stats_(stats), npus_(graphs.size()),
       collective_index_(groups.groups.size()) {
     stats_.npus.assign(graphs.size(), {});
@@ -192,6 +192,15 @@ void WorkloadExecutor::issue_collective(uint32_t npu, uint32_t node) {
         req.bytes = 1; // grows to ASTRA-sim's smallest collective: one byte per NPU per chunk
         stats_.note("BARRIER modelled as the smallest ALL_REDUCE (one byte per NPU)");
         break;
+    }
+    // PhaseType and config::CollectiveKind list the four collectives in the same order.
+    const std::vector<WorkloadGraph>* custom = options_.custom[static_cast<int>(req.type)];
+    if (custom && !custom->empty()) {
+        uint32_t pos = npu;
+        if (req.group)
+            pos = static_cast<uint32_t>(std::find(req.group->begin(), req.group->end(), npu) - req.group->begin());
+        custom_.start(npu, (*custom)[pos], req.group, req.on_done);
+        return;
     }
     collectives_.start(npu, req);
 }

@@ -19,6 +19,7 @@
 #include "core/engine/npu_buckets.h"
 #include "core/memory/remote_memory.h"
 #include "core/system/scheduling/collective_engine.h"
+#include "core/system/scheduling/custom_collective.h"
 #include "core/system/scheduling/p2p_matcher.h"
 #include "core/system/scheduling/run_stats.h"
 #include "core/system/scheduling/workload_graph.h"
@@ -33,6 +34,8 @@ struct ExecutorOptions {
     RooflineParams roofline_params;
     bool replay_only = false; // every node but no-ops replayed from its duration
     bool keep_timeline = false;
+    // Per config::CollectiveKind: the custom implementation's ET per group position (empty = built-in).
+    const std::vector<WorkloadGraph>* custom[4] = {};
 };
 
 // A node that could not finish, for the report when a run ends with unfinished NPUs.
@@ -45,7 +48,7 @@ struct StuckNode {
 class WorkloadExecutor final : public EventTarget {
 public:
     WorkloadExecutor(Engine& engine, NpuBuckets& buckets, P2PMatcher& matcher, CollectiveEngine& collectives,
-                     RemoteMemory* memory, const GroupTable& groups, const ExecutorOptions& options,
+                     CustomCollectives& custom, RemoteMemory* memory, const GroupTable& groups, const ExecutorOptions& options,
                      const std::vector<WorkloadGraph>& graphs, RunStats& stats);
 
     // Issues every NPU's dependency-free nodes at time 0, NPU 0 first (as ASTRA-sim starts up).
@@ -92,6 +95,7 @@ private:
     NpuBuckets& buckets_;
     P2PMatcher& matcher_;
     CollectiveEngine& collectives_;
+    CustomCollectives& custom_;
     RemoteMemory* memory_;
     const GroupTable& groups_;
     ExecutorOptions options_;
