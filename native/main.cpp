@@ -18,6 +18,7 @@ const char* kUsage =
     "                [--report out.json] [--timeline out.trace.json] [--quiet]\n"
     "  astrolabe run --scenario scenario.json [--report ...]\n"
     "  astrolabe inspect P [--json]          what a trace set holds\n"
+    "  astrolabe generate microbench --collective all_reduce --size 1MiB --npus N -o P\n"
     "  astrolabe convert IN OUT              .et <-> .json (Chakra's JSON form)\n"
     "\n"
     "`astrolabe <command> --help` lists a command's options. Exit codes: 0 ok, 1 run incomplete, 2 bad input.\n";
@@ -40,6 +41,7 @@ int main(int argc, char** argv) {
         if (cmd == "run") return astrolabe::cli::run_command(args);
         if (cmd == "inspect") return astrolabe::cli::inspect_command(args);
         if (cmd == "convert") return astrolabe::cli::convert_command(args);
+        if (cmd == "generate") return astrolabe::cli::generate_command(args);
     } catch (const std::bad_alloc&) {
         std::fputs("error: out of memory\n", stderr);
         return 2;
