@@ -56,6 +56,10 @@ Result<CommGroups> comm_groups_from_json(const json& j, const std::string& sourc
         out.groups.push_back(std::move(g));
     }
     std::sort(out.groups.begin(), out.groups.end(), [](const CommGroup& a, const CommGroup& b) { return a.id < b.id; });
+    for (size_t i = 1; i < out.groups.size(); ++i)
+        if (out.groups[i].id == out.groups[i - 1].id)
+            problems.add(source + ": group " + std::to_string(out.groups[i].id) +
+                         " is defined twice (keys that differ only by leading zeros name the same group)");
     if (!problems.is_ok()) return problems;
     return out;
 }

@@ -126,8 +126,13 @@ Result<RawNetwork> read_yaml(std::string_view text, const std::string& source) {
             // A flow list may continue over several lines until its closing bracket.
             std::string body = value.substr(1);
             size_t j = i;
-            while (body.find(']') == std::string::npos && j + 1 < lines.size())
-                body += " " + trim(strip_comment(lines[++j]));
+            while (body.find(']') == std::string::npos && j + 1 < lines.size()) {
+                // A new top-level `key:` line means the list was left open.
+                std::string next = strip_comment(lines[j + 1]);
+                if (!next.empty() && next[0] != ' ' && next[0] != '\t' && next.find(':') != std::string::npos) break;
+                body += " " + trim(next);
+                ++j;
+            }
             size_t close = body.find(']');
             if (close == std::string::npos) {
                 problems.add(at_line(i) + key + ": the list '[' is never closed with ']'");

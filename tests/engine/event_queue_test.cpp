@@ -1,0 +1,142 @@
+// The event kernel: deterministic (time, insertion) order, cancel, and running in slices.
+#include "core/base/assert.h"
+#include "core/engine/engine.h"
+#include "core/engine/npu_buckets.h"
+
+#include <catch2/catch.hpp>
+
+#include <utility>
+#include <vector>
+
+using namespace astrolabe;
+
+namespace {
+
+// Records (time, arg) of every event it receives. kind 1 additionally schedules `arg + 100` at the
+// current time (an event scheduled for the tick being drained).
+struct Recorder final : EventTarget {
+    explicit Recorder(Engine& e) : engine(e) {}
+    void on_event(uint32_t kind, uint64_t arg) override {
+        log.emplace_back(engine.now(), arg);
+        if (kind == 1) engine.schedule_in(0, Callback{this, 0, arg + 100});
+    }
+    Engine& engine;
+    std::vector<std::pair<TimeNs, uint64_t>> log;
+};
+
+using Log = std::vector<std::pair<TimeNs, uint64_t>>;
+
+} // namespace
+
+TEST_CASE("engine: events run by time and equal times in scheduling order", "[engine]") {
+    // Scheduled: a@10, b@5, c@10, d@10, e@7 -> run b@5, e@7, then a, c, d at 10 in the order scheduled.
+    Engine e;
+    Recorder r(e);
+    e.schedule_at(10, {&r, 0, 'a'});
+    e.schedule_at(5, {&r, 0, 'b'});
+    e.schedule_at(10, {&r, 0, 'c'});
+    e.schedule_at(10, {&r, 0, 'd'});
+    e.schedule_at(7, {&r, 0, 'e'});
+    CHECK(e.pending() == 5);
+    CHECK(e.run() == 5);
+    CHECK(r.log == Log{{5, 'b'}, {7, 'e'}, {10, 'a'}, {10, 'c'}, {10, 'd'}});
+    CHECK(e.now() == 10);
+    CHECK(e.idle());
+    CHECK(e.stats().events == 5);
+    CHECK(e.stats().peak_queue == 5);
+}
+
+TEST_CASE("engine: an event scheduled for the current tick runs after those already queued for it",
+          "[engine]") {
+    // x@10 (kind 1) schedules x+100 at 10 while 10 is being drained; y@10 was queued before that, so the
+    // order is x, y, x+100 -- all at t = 10 (ASTRA-sim's same-tick order).
+    Engine e;
+    Recorder r(e);
+    e.schedule_at(10, {&r, 1, 1});
+    e.schedule_at(10, {&r, 0, 2});
+    e.schedule_at(20, {&r, 0, 3});
+    e.run();
+    CHECK(r.log == Log{{10, 1}, {10, 2}, {10, 101}, {20, 3}});
+}
+
+TEST_CASE("engine: cancel skips an event and cancelling none or a past event does nothing", "[engine]") {
+    // Three events at 5, 5, 8; cancelling the second at 5 leaves two to run, and only they are counted.
+    Engine e;
+    Recorder r(e);
+    EventId a = e.schedule_at(5, {&r, 0, 1});
+    EventId b = e.schedule_at(5, {&r, 0, 2});
+    EventId c = e.schedule_at(8, {&r, 0, 3});
+    CHECK(b.valid());
+    CHECK_FALSE(EventId{}.valid());
+    e.cancel(b);
+    e.cancel(EventId{}); // "none": no effect
+    CHECK(e.run() == 2);
+    CHECK(r.log == Log{{5, 1}, {8, 3}});
+    CHECK(e.stats().events == 2);
+    e.cancel(a); // already ran
+    e.cancel(c);
+    e.schedule_at(9, {&r, 0, 4});
+    CHECK(e.run() == 1);
+    CHECK(r.log.back() == std::make_pair(TimeNs(9), uint64_t(4)));
+
+    SECTION("cancelling the later event of the tick being drained") {
+        // y@20 is cancelled by x@20 while 20 is being drained: y must not run.
+        struct Canceller final : EventTarget {
+            Engine* e;
+            EventId victim;
+            int ran = 0;
+            void on_event(uint32_t kind, uint64_t) override {
+                ++ran;
+                if (kind == 1) e->cancel(victim);
+            }
+        } k;
+        k.e = &e;
+        e.schedule_at(20, {&k, 1, 0});
+        k.victim = e.schedule_at(20, {&k, 2, 0});
+        e.run();
+        CHECK(k.ran == 1);
+    }
+}
+
+TEST_CASE("engine: running in slices by event budget and by time limit", "[engine]") {
+    // Five events at 1..5 ns. run(2) runs two; run(max, until 4) runs those at 3 and 4 and stops before 5;
+    // step() runs the last; a further step() reports nothing left. The clock never passes the last event run.
+    Engine e;
+    Recorder r(e);
+    for (uint64_t t = 1; t <= 5; ++t)
+        e.schedule_at(t, {&r, 0, t});
+    CHECK(e.run(2) == 2);
+    CHECK(e.now() == 2);
+    CHECK(e.run(UINT64_MAX, 4) == 2);
+    CHECK(e.now() == 4);
+    CHECK(e.pending() == 1);
+    CHECK(e.step());
+    CHECK(e.now() == 5);
+    CHECK_FALSE(e.step());
+    CHECK(r.log == Log{{1, 1}, {2, 2}, {3, 3}, {4, 4}, {5, 5}});
+}
+
+TEST_CASE("engine: scheduling in the past is an internal error and not a silent reordering", "[engine]") {
+    // After running up to t = 10, an event at t = 5 would break causality: SIM_ASSERT throws InternalError.
+    Engine e;
+    Recorder r(e);
+    e.schedule_at(10, {&r, 0, 1});
+    e.run();
+    CHECK_THROWS_AS(e.schedule_at(5, {&r, 0, 2}), InternalError);
+}
+
+TEST_CASE("NPU buckets: one NPU's callbacks for one tick run together at the first one's position",
+          "[engine]") {
+    // NPU 0 registers A for t=10, then an unrelated event X is scheduled for 10, then NPU 0 registers B for
+    // 10 and NPU 1 registers C for 10. A and B share NPU 0's bucket, queued before X: order A, B, X, C.
+    Engine e;
+    Recorder r(e);
+    NpuBuckets buckets(e, 2);
+    buckets.add(0, 10, {&r, 0, 'A'});
+    e.schedule_at(10, {&r, 0, 'X'});
+    buckets.add(0, 10, {&r, 0, 'B'});
+    buckets.add(1, 10, {&r, 0, 'C'});
+    buckets.add(0, 3, {&r, 0, 'D'});
+    e.run();
+    CHECK(r.log == Log{{3, 'D'}, {10, 'A'}, {10, 'B'}, {10, 'X'}, {10, 'C'}});
+}

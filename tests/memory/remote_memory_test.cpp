@@ -1,0 +1,77 @@
+// Remote memory: latency + floor(bytes / bw) per access (1 GB = 1e9 B), shared memories serve FIFO.
+#include "core/memory/remote_memory.h"
+#include "support/test_support.h"
+#include "support/trace_builder.h"
+
+#include <catch2/catch.hpp>
+
+using namespace astrolabe;
+using Catch::Matchers::Contains;
+
+namespace {
+
+// Every NPU of a 4-NPU ring loads 1024 bytes once.
+RunResult run_loads(const std::string& memory) {
+    SessionConfig cfg;
+    cfg.network = test::network_yaml("topology: [Ring]\nnpus_count: [4]\nbandwidth: [50]\nlatency: [500]\n");
+    cfg.memory = test::memory_json(memory);
+    test::TraceBuilder t;
+    t.mem_load(1, 1024);
+    return test::run(cfg, test::same_on_all(t, 4));
+}
+
+std::vector<TimeNs> finishes(const RunResult& r) {
+    std::vector<TimeNs> out;
+    for (const auto& n : r.stats.npus)
+        out.push_back(n.finish_ns);
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("remote memory: access time", "[memory]") {
+    // 1024 B at 50 GB/s = 20.48 ns -> 20, plus 500 ns latency = 520 (the gen8 remote-memory anchors).
+    Engine engine;
+    NpuBuckets buckets(engine, 1);
+    RemoteMemory m(test::memory_json(R"({"memory-type": "PER_NPU_MEMORY_EXPANSION", "remote-mem-latency": 500,
+                                          "remote-mem-bw": 50})"),
+                   buckets, 1);
+    CHECK(m.access_time(1024) == 520);
+    CHECK(m.access_time(0) == 500);
+    CHECK(m.access_time(1000000) == 500 + 20000);
+}
+
+TEST_CASE("remote memory: per-NPU memories never wait and shared ones serve one access at a time",
+          "[memory][executor]") {
+    // Four NPUs issue one 1024 B load at t = 0 (NPU 0 first). Each access takes 520 ns.
+    SECTION("PER_NPU_MEMORY_EXPANSION: all finish at 520") {
+        RunResult r = run_loads(
+            R"({"memory-type": "PER_NPU_MEMORY_EXPANSION", "remote-mem-latency": 500, "remote-mem-bw": 50})");
+        CHECK(finishes(r) == std::vector<TimeNs>{520, 520, 520, 520});
+        CHECK(r.stats.npus[3].memory_ns == 520);
+    }
+    SECTION("MEMORY_POOL: one memory for all, FIFO -> 520, 1040, 1560, 2080") {
+        RunResult r =
+            run_loads(R"({"memory-type": "MEMORY_POOL", "remote-mem-latency": 500, "remote-mem-bw": 50})");
+        CHECK(finishes(r) == std::vector<TimeNs>{520, 1040, 1560, 2080});
+        // memory_ns counts issue to completion, so waiting in the queue is included.
+        CHECK(r.stats.npus[3].memory_ns == 2080);
+        // No GPU compute at all: the whole run is "exposed communication" in ASTRA-sim's definition.
+        CHECK(r.stats.npus[3].exposed_comm_ns() == 2080);
+    }
+    SECTION("PER_NODE_MEMORY_EXPANSION, 2 NPUs per node: pairs share -> 520, 1040, 520, 1040") {
+        RunResult r = run_loads(R"({"memory-type": "PER_NODE_MEMORY_EXPANSION", "remote-mem-latency": 500,
+                                     "remote-mem-bw": 50, "num-nodes": 2, "num-npus-per-node": 2})");
+        CHECK(finishes(r) == std::vector<TimeNs>{520, 1040, 520, 1040});
+    }
+    SECTION("NO_MEMORY_EXPANSION: memory nodes are refused up front") {
+        SessionConfig cfg;
+        cfg.network =
+            test::network_yaml("topology: [Ring]\nnpus_count: [4]\nbandwidth: [50]\nlatency: [500]\n");
+        test::TraceBuilder t;
+        t.mem_load(1, 1024);
+        auto sim = test::build(cfg, test::same_on_all(t, 4));
+        REQUIRE_FALSE(sim.is_ok());
+        CHECK_THAT(sim.status().message(), Contains("4 memory load/store node(s) but no remote memory"));
+    }
+}

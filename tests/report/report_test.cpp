@@ -1,0 +1,132 @@
+// The report contract (docs/report.md): stable keys, totals that agree with the per-NPU numbers, and the
+// same bytes for the same run.
+#include "core/report/report.h"
+#include "support/test_support.h"
+#include "support/trace_builder.h"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+using namespace astrolabe;
+using Catch::Matchers::Contains;
+using nlohmann::json;
+using trace::CollectiveType;
+
+namespace {
+
+// NPUs finish at different times: NPU i computes (i + 1) us, then all four all-reduce 256 KiB on a
+// 4-ring (100 GB/s, 200 ns, ep 10, local-mem-bw 1000; 5515 ns alone, see system/ring_test.cpp).
+SessionConfig four_ring() {
+    SessionConfig cfg;
+    cfg.network = test::network_yaml("topology: [Ring]\nnpus_count: [4]\nbandwidth: [100]\nlatency: [200]\n");
+    cfg.system = test::system_json(R"({"preferred-dataset-splits": 1, "local-mem-bw": 1000})");
+    return cfg;
+}
+
+std::vector<std::string> staggered() {
+    std::vector<std::string> out;
+    for (uint64_t i = 0; i < 4; ++i) {
+        test::TraceBuilder t;
+        t.comp(1, i + 1);
+        t.coll(2, CollectiveType::AllReduce, 262144, {1});
+        out.push_back(t.bytes());
+    }
+    return out;
+}
+
+ReportContext context() {
+    ReportContext ctx;
+    ctx.workload = "staggered";
+    ctx.network_model = "analytical";
+    ctx.compute_model = "trace";
+    ctx.wall_s = 0; // the only host-dependent field; fixed so bytes can be compared
+    return ctx;
+}
+
+} // namespace
+
+TEST_CASE("report JSON: schema and totals and per-NPU breakdown", "[report]") {
+    RunResult r = test::run(four_ring(), staggered());
+    REQUIRE(r.complete);
+    json j = json::parse(report_json(r, context()));
+    CHECK(j.at("schema") == "astrolabe.report/1");
+    CHECK(j.at("complete") == true);
+    CHECK(j.at("workload") == "staggered");
+    REQUIRE(j.at("npus").size() == 4);
+    // total_ns is the last NPU's finish.
+    uint64_t max_finish = 0;
+    for (size_t i = 0; i < 4; ++i) {
+        const json& n = j.at("npus")[i];
+        CHECK(n.at("id") == i);
+        CHECK(n.at("finish_ns") == r.stats.npus[i].finish_ns);
+        // exposed communication = finish - GPU compute, as ASTRA-sim defines it.
+        CHECK(n.at("exposed_comm_ns").get<uint64_t>() ==
+              n.at("finish_ns").get<uint64_t>() - n.at("compute_ns").get<uint64_t>());
+        CHECK(n.at("compute_ns") == (i + 1) * 1000);
+        max_finish = std::max(max_finish, n.at("finish_ns").get<uint64_t>());
+    }
+    CHECK(j.at("total_ns") == max_finish);
+    CHECK(j.at("total_ns") == r.total_ns);
+    REQUIRE(j.at("collectives").size() == 1);
+    CHECK(j.at("collectives")[0].at("type") == "ALL_REDUCE");
+    CHECK(j.at("collectives")[0].at("bytes") == 262144);
+    CHECK(j.at("collectives")[0].at("group") == "all");
+    CHECK(j.at("collectives")[0].at("npus") == 4);
+    CHECK(j.at("collectives")[0].at("start_ns") == 1000); // NPU 0 issued it after its 1 us
+    CHECK(j.at("collectives")[0].at("end_ns") == max_finish);
+    CHECK(j.at("links").empty()); // the analytical model has no links
+    CHECK(j.at("engine").at("events") == r.events);
+    CHECK(j.at("network").at("messages") == 4 * 6);
+    CHECK(j.at("stuck").empty());
+}
+
+TEST_CASE("report JSON: the same inputs give the same bytes", "[report]") {
+    // Two independent simulations of the same inputs (wall time fixed at 0) -> identical reports.
+    std::string a = report_json(test::run(four_ring(), staggered()), context());
+    std::string b = report_json(test::run(four_ring(), staggered()), context());
+    CHECK(a == b);
+    CHECK(a.back() == '\n');
+}
+
+TEST_CASE("report JSON: an incomplete run says so and lists the stuck nodes", "[report]") {
+    // NPU 3 never issues the all-reduce: complete false, three stuck entries, and a partial-run reason
+    // when the front end stopped early.
+    std::vector<std::string> traces = staggered();
+    test::TraceBuilder absent;
+    absent.comp(1, 1);
+    traces[3] = absent.bytes();
+    RunResult r = test::run(four_ring(), traces);
+    REQUIRE_FALSE(r.complete);
+    ReportContext ctx = context();
+    ctx.partial = true;
+    ctx.partial_reason = "interrupted";
+    json j = json::parse(report_json(r, ctx));
+    CHECK(j.at("complete") == false);
+    CHECK(j.at("partial_reason") == "interrupted");
+    CHECK(j.at("stuck").size() == 3);
+    CHECK(j.at("npus")[3].at("finished") == true);
+    CHECK(j.at("npus")[0].at("finished") == false);
+    CHECK_THAT(report_summary(r, ctx), Contains("INCOMPLETE"));
+}
+
+TEST_CASE("report summary and timeline", "[report]") {
+    // The summary states the total in ns; the timeline has one complete ("X") event per node run, with
+    // times in microseconds as the trace-event format wants.
+    SessionConfig cfg = four_ring();
+    cfg.keep_timeline = true;
+    auto sim = test::build(cfg, staggered());
+    REQUIRE(sim.is_ok());
+    sim.value()->run_to_end();
+    RunResult r = sim.value()->result();
+    CHECK_THAT(report_summary(r, context()), Contains("total time: " + std::to_string(r.total_ns) + " ns"));
+    json t = json::parse(timeline_json(*sim.value(), r));
+    size_t complete_events = 0;
+    double first_comp_dur = -1;
+    for (const auto& e : t.at("traceEvents")) {
+        if (e.at("ph") != "X") continue;
+        ++complete_events;
+        if (e.at("pid") == 2 && e.at("cat") == "compute") first_comp_dur = e.at("dur").get<double>();
+    }
+    CHECK(complete_events == 8);  // 4 NPUs x (compute + all-reduce)
+    CHECK(first_comp_dur == 3.0); // NPU 2 computes 3 us
+}

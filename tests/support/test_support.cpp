@@ -1,0 +1,80 @@
+#include "support/test_support.h"
+
+#include "core/config/config_parse.h"
+
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <sstream>
+
+#ifndef ASTROLABE_TEST_DATA
+#error "ASTROLABE_TEST_DATA must name the tests/data directory (set by tests/CMakeLists.txt)"
+#endif
+
+namespace astrolabe::test {
+
+std::string data_path(const std::string& rel) {
+    return std::string(ASTROLABE_TEST_DATA) + "/" + rel;
+}
+
+bool read_file(const std::string& path, std::string& out) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return false;
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    out = ss.str();
+    return true;
+}
+
+std::string read_data(const std::string& rel) {
+    std::string bytes;
+    INFO("test input " << data_path(rel));
+    REQUIRE(read_file(data_path(rel), bytes));
+    return bytes;
+}
+
+Status PrefixTraceSource::read(uint32_t rank, std::string& bytes, std::string& name) {
+    name = prefix_ + "." + std::to_string(rank) + ".et";
+    if (!read_file(data_path(name), bytes)) return Status::error(name + ": cannot be read");
+    return Status::ok();
+}
+
+config::NetworkConfig network_yaml(const std::string& text) {
+    auto r = config::parse_network_yaml(text, "test.yml");
+    INFO(r.status().message());
+    REQUIRE(r.is_ok());
+    return r.value();
+}
+
+config::SystemConfig system_json(const std::string& text) {
+    auto r = config::parse_system_json(text, "test.json");
+    INFO(r.status().message());
+    REQUIRE(r.is_ok());
+    return r.value();
+}
+
+config::MemoryConfig memory_json(const std::string& text) {
+    auto r = config::parse_memory_json(text, "test-mem.json");
+    INFO(r.status().message());
+    REQUIRE(r.is_ok());
+    return r.value();
+}
+
+Result<std::unique_ptr<Simulation>> build(SessionConfig cfg, const std::vector<std::string>& traces,
+                                          std::vector<std::string>* warnings) {
+    MemoryTraceSource src;
+    for (size_t i = 0; i < traces.size(); ++i)
+        src.add("npu" + std::to_string(i) + ".et", traces[i]);
+    std::vector<std::string> local;
+    return build_simulation(std::move(cfg), src, warnings ? *warnings : local);
+}
+
+RunResult run(SessionConfig cfg, const std::vector<std::string>& traces) {
+    auto sim = build(std::move(cfg), traces);
+    INFO(sim.status().message());
+    REQUIRE(sim.is_ok());
+    sim.value()->run_to_end();
+    return sim.value()->result();
+}
+
+} // namespace astrolabe::test

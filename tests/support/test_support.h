@@ -1,0 +1,46 @@
+// Shared helpers for the tests: the bundled input files (tests/data) and running a simulation in process.
+//
+// Every test reads its inputs from tests/data (ASTROLABE_TEST_DATA, set by CMake), never from ../shared,
+// so the suite runs from a fresh clone. Configs can also be given inline in ASTRA-sim's own spelling.
+#pragma once
+
+#include "core/config/config_types.h"
+#include "core/session/session.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace astrolabe::test {
+
+// Absolute path of `rel` under tests/data.
+std::string data_path(const std::string& rel);
+// Reads a whole file; false when it cannot be opened.
+bool read_file(const std::string& path, std::string& out);
+// The bytes of a file under tests/data; fails the running test when it is missing.
+std::string read_data(const std::string& rel);
+
+// A workload prefix under tests/data, as ASTRA-sim names it: NPU i reads `<prefix>.<i>.et`. Serves any
+// rank asked for (count() = -1), like the CLI's prefix form.
+class PrefixTraceSource final : public TraceSource {
+public:
+    explicit PrefixTraceSource(std::string rel_prefix) : prefix_(std::move(rel_prefix)) {}
+    int64_t count() const override { return -1; }
+    Status read(uint32_t rank, std::string& bytes, std::string& name) override;
+
+private:
+    std::string prefix_;
+};
+
+// Parse inline config text; each REQUIREs that the text is valid.
+config::NetworkConfig network_yaml(const std::string& text);
+config::SystemConfig system_json(const std::string& text);
+config::MemoryConfig memory_json(const std::string& text);
+
+// Builds a simulation from one encoded trace per NPU; the Result carries the refusal, if any.
+Result<std::unique_ptr<Simulation>> build(SessionConfig cfg, const std::vector<std::string>& traces,
+                                          std::vector<std::string>* warnings = nullptr);
+// Builds (REQUIREs success) and runs to the end.
+RunResult run(SessionConfig cfg, const std::vector<std::string>& traces);
+
+} // namespace astrolabe::test
