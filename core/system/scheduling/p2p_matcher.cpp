@@ -9,15 +9,18 @@ P2PMatcher::Entry& P2PMatcher::entry(Channel& c, uint64_t occurrence) {
     return c.entries[occurrence - c.base];
 }
 
-void P2PMatcher::retire(ChannelMap::iterator it, uint64_t occurrence) {
-    Channel& c = it->second;
+void P2PMatcher::retire(ChannelMap::value_type* kv, uint64_t occurrence) {
+    Channel& c = kv->second;
     c.entries[occurrence - c.base].done = true;
     while (!c.entries.empty() && c.entries.front().done) {
         c.entries.pop_front();
         ++c.base;
     }
     // A drained channel is forgotten so memory tracks messages in flight, not messages ever sent.
-    if (c.entries.empty() && c.sends == c.recvs) channels_.erase(it);
+    if (c.entries.empty() && c.sends == c.recvs) {
+        MessageKey key = kv->first; // a copy: erasing destroys the element's own key
+        channels_.erase(key);
+    }
 }
 
 void P2PMatcher::send(const MessageKey& key, const Callback& on_sent) {
@@ -35,7 +38,7 @@ void P2PMatcher::send(const MessageKey& key, const Callback& on_sent) {
         slot = free_in_flight_.back();
         free_in_flight_.pop_back();
     }
-    in_flight_[slot] = {it, k};
+    in_flight_[slot] = {&*it, k};
     network_.send(key.src, key.dst, key.bytes, Callback{this, 0, slot});
 }
 
@@ -47,7 +50,7 @@ void P2PMatcher::recv(const MessageKey& key, const Callback& on_received) {
     if (e.arrived) {
         // The message is already here: the receive completes now, as a new event at this tick.
         engine_.schedule_in(0, on_received);
-        retire(it, k);
+        retire(&*it, k);
         return;
     }
     e.recv_cb = on_received;

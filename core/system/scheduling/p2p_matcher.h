@@ -68,13 +68,14 @@ private:
         std::deque<Entry> entries;
     };
     using ChannelMap = std::unordered_map<MessageKey, Channel, MessageKeyHash>;
+    // Elements of an unordered_map keep their address across rehashing; iterators do not.
     struct InFlight {
-        ChannelMap::iterator channel;
+        ChannelMap::value_type* channel = nullptr;
         uint64_t occurrence = 0;
     };
 
     static Entry& entry(Channel& c, uint64_t occurrence);
-    void retire(ChannelMap::iterator it, uint64_t occurrence);
+    void retire(ChannelMap::value_type* kv, uint64_t occurrence);
 
     Engine& engine_;
     NetworkModel& network_;

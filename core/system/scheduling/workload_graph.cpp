@@ -64,7 +64,9 @@ void GraphBuilder::add(const trace::Node& n) {
         return false;
     };
 
-    switch (n.raw_type) {
+    // raw_type is what the file said; nodes built in code may only set `type`.
+    const uint32_t raw_type = n.raw_type != 0 ? n.raw_type : static_cast<uint32_t>(n.type);
+    switch (raw_type) {
     case static_cast<uint32_t>(trace::NodeType::Invalid):
     case static_cast<uint32_t>(trace::NodeType::Metadata): g.kind = NodeKind::Nop; break;
     case static_cast<uint32_t>(trace::NodeType::Comp):
@@ -79,7 +81,7 @@ void GraphBuilder::add(const trace::Node& n) {
         break;
     case static_cast<uint32_t>(trace::NodeType::MemLoad):
     case static_cast<uint32_t>(trace::NodeType::MemStore):
-        g.kind = n.raw_type == static_cast<uint32_t>(trace::NodeType::MemLoad) ? NodeKind::MemLoad : NodeKind::MemStore;
+        g.kind = raw_type == static_cast<uint32_t>(trace::NodeType::MemLoad) ? NodeKind::MemLoad : NodeKind::MemStore;
         if (need(n.tensor_size, "tensor_size", "a memory node moves tensor_size bytes")) g.bytes = *n.tensor_size;
         break;
     case static_cast<uint32_t>(trace::NodeType::CommSend):
@@ -92,7 +94,7 @@ void GraphBuilder::add(const trace::Node& n) {
             ++cpu_comm_nodes_;
             break;
         }
-        if (n.raw_type == static_cast<uint32_t>(trace::NodeType::CommColl)) {
+        if (raw_type == static_cast<uint32_t>(trace::NodeType::CommColl)) {
             g.kind = NodeKind::Collective;
             auto type = n.collective();
             if (!n.comm_type) {
@@ -132,7 +134,7 @@ void GraphBuilder::add(const trace::Node& n) {
                     g.peer = static_cast<uint32_t>(idx);
                 }
             }
-        } else if (n.raw_type == static_cast<uint32_t>(trace::NodeType::CommSend)) {
+        } else if (raw_type == static_cast<uint32_t>(trace::NodeType::CommSend)) {
             g.kind = NodeKind::Send;
             if (need(n.comm_dst, "comm_dst", "a send needs its destination rank") && rank_ok(*n.comm_dst, "comm_dst"))
                 g.peer = *n.comm_dst;
@@ -153,7 +155,7 @@ void GraphBuilder::add(const trace::Node& n) {
         }
         break;
     default:
-        problem(n, "node type " + std::to_string(n.raw_type) + " is not a Chakra node type (0..7)");
+        problem(n, "node type " + std::to_string(raw_type) + " is not a Chakra node type (0..7)");
     }
 
     auto index = static_cast<uint32_t>(g_.nodes.size());
