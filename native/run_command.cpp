@@ -152,6 +152,7 @@ int run_command(const std::vector<std::string>& argv) {
     }
     if (!parse_network_model(network_model, cfg.network_model))
         return fail("--network-model: '" + network_model + "'; analytical or congestion was expected");
+    if (compute_model == "systolic") return fail("--compute-model: the systolic-array model is not built yet; use trace or roofline");
     if (!parse_compute_model(compute_model, cfg.compute_model))
         return fail("--compute-model: '" + compute_model + "'; system, trace or roofline was expected");
     cfg.keep_timeline = a.has("timeline");
