@@ -1,5 +1,6 @@
 // The CLI's subcommands. Each takes the arguments after its name and returns the process exit code:
-// 0 success, 1 the simulation ran but did not complete, 2 bad input (one line per problem on stderr).
+// 0 success, 2 bad input (one line per problem on stderr), including inputs whose run cannot complete
+// (the stuck nodes are listed).
 #pragma once
 
 #include <string>

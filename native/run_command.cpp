@@ -213,7 +213,12 @@ int run_command(const std::vector<std::string>& argv) {
             if (++shown > 20) break;
             std::fprintf(stderr, "  NPU %u: %s\n", s.npu, s.what.c_str());
         }
-        return 1;
+        return 2; // the inputs cannot run to completion: bad input
+    }
+    if (!result.unreceived.empty() && quiet) {
+        const auto& k = result.unreceived.front().key;
+        std::fprintf(stderr, "warning: %zu message(s) were sent but never received, e.g. NPU %u -> NPU %u, tag %llu\n",
+                     result.unreceived.size(), k.src, k.dst, static_cast<unsigned long long>(k.tag));
     }
     return rc;
 }

@@ -79,6 +79,14 @@ std::string report_json(const RunResult& r, const ReportContext& ctx) {
         w.end_object();
     }
     w.end_array();
+    w.key("unreceived_messages").begin_array();
+    for (const auto& m : r.unreceived) {
+        w.begin_object();
+        w.field("src", uint64_t(m.key.src)).field("dst", uint64_t(m.key.dst));
+        w.field("tag", m.key.tag).field("bytes", m.key.bytes);
+        w.end_object();
+    }
+    w.end_array();
     w.key("engine").begin_object();
     w.field("events", r.events);
     w.field("peak_queue", r.peak_queue);
@@ -120,6 +128,12 @@ std::string report_summary(const RunResult& r, const ReportContext& ctx) {
     line("collectives: %zu, network messages: %llu (%llu bytes), events: %llu, wall: %.3f s",
          r.stats.collectives.size(), ull(r.messages), ull(r.message_bytes), ull(r.events), ctx.wall_s);
     for (const auto& [msg, count] : r.stats.notes) line("note (%llux): %s", ull(count), msg.c_str());
+    if (!r.unreceived.empty()) {
+        const auto& k = r.unreceived.front().key;
+        line("warning: %zu message(s) were sent but never received, e.g. NPU %u -> NPU %u, tag %llu, %llu bytes "
+             "(a receive with that source, tag and size is missing)",
+             r.unreceived.size(), k.src, k.dst, ull(k.tag), ull(k.bytes));
+    }
     size_t shown = 0;
     for (const auto& s : r.stuck) {
         if (++shown > 20) {

@@ -6,6 +6,7 @@
 #include "core/system/collectives/phase_plan.h"
 
 #include <algorithm>
+#include <tuple>
 
 namespace astrolabe {
 
@@ -231,6 +232,11 @@ RunResult Simulation::result() const {
     r.messages = parts_->network->messages();
     r.message_bytes = parts_->network->bytes();
     r.complete = parts_->executor->all_finished();
+    for (const auto& m : parts_->matcher->unmatched())
+        if (m.send_posted && !m.recv_posted && m.key.space == MessageSpace::Workload) r.unreceived.push_back(m);
+    std::sort(r.unreceived.begin(), r.unreceived.end(), [](const UnmatchedMessage& a, const UnmatchedMessage& b) {
+        return std::tie(a.key.src, a.key.dst, a.key.tag, a.key.bytes) < std::tie(b.key.src, b.key.dst, b.key.tag, b.key.bytes);
+    });
     if (!r.complete) {
         r.stuck = parts_->executor->stuck_nodes();
         r.total_ns = std::max(r.total_ns, parts_->engine.now());

@@ -46,6 +46,9 @@ struct RunResult {
     uint64_t message_bytes = 0; // bytes they carried
     bool complete = false;      // every NPU finished
     std::vector<StuckNode> stuck;
+    // Workload messages that were sent (and delivered) but never received. ASTRA-sim lets a send complete
+    // without its receive, and so do we, but the user should hear about it.
+    std::vector<UnmatchedMessage> unreceived;
 };
 
 // The config::CollectiveKind whose algorithms run `t`, or -1 (BROADCAST is replayed).
