@@ -740,14 +740,8 @@ Result<trace::Trace> trace_from_json(std::string_view text, const std::string& s
     // one implementation of those rules, so a JSON trace is accepted exactly when its .et would be.
     trace::ReadOptions opt;
     opt.keep_attributes = true;
-    auto lifted = trace::decode_trace(trace::encode_trace(raw), source, opt);
-    if (!lifted.is_ok()) return lifted;
-    // encode_trace writes a node without attributes as its typed fields (is_cpu_op: false at least); such a
-    // node had none in the JSON, so it keeps none here (its typed fields are the defaults either way).
-    auto& nodes = lifted.value().nodes;
-    for (size_t i = 0; i < nodes.size() && i < raw.nodes.size(); ++i)
-        if (raw.nodes[i].attrs.empty()) nodes[i].attrs.clear();
-    return lifted;
+    raw.verbatim_attrs = true; // a node without attributes in the JSON has none on the wire either
+    return trace::decode_trace(trace::encode_trace(raw), source, opt);
 }
 
 } // namespace astrolabe::config

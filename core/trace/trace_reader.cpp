@@ -285,6 +285,7 @@ Status for_each_node(std::string_view bytes, const std::string& source, const Re
 Result<Trace> decode_trace(std::string_view bytes, const std::string& source, const ReadOptions& options) {
     Trace trace;
     trace.source = source;
+    trace.verbatim_attrs = options.keep_attributes;
     Status st = for_each_node(bytes, source, options, trace.metadata,
                               [&trace](const Node& n) { trace.nodes.push_back(n); });
     if (!st.is_ok()) return st;

@@ -120,6 +120,9 @@ struct Trace {
     std::string source; // file name or label, used in error messages
     GlobalMetadata metadata;
     std::vector<Node> nodes;
+    // Node::attrs hold every attribute exactly as read (ReadOptions::keep_attributes), so a node with none
+    // had none: the writer then writes attrs verbatim instead of deriving them from the typed fields.
+    bool verbatim_attrs = false;
 };
 
 } // namespace astrolabe::trace

@@ -112,7 +112,7 @@ std::string encode_trace(const Trace& trace) {
             pn.mutable_outputs()->set_shapes(n.outputs.shapes);
             pn.mutable_outputs()->set_types(n.outputs.types);
         }
-        if (!n.attrs.empty()) {
+        if (trace.verbatim_attrs || !n.attrs.empty()) {
             for (const auto& a : n.attrs) to_proto(a, *pn.add_attr());
         } else {
             typed_attrs_to_proto(n, pn);
