@@ -180,7 +180,8 @@ private:
             }
             uint32_t src = send ? n.comm_src.value_or(rank) : *n.comm_src;
             uint32_t dst = send ? *n.comm_dst : n.comm_dst.value_or(rank);
-            auto& pair = pairs_[std::make_tuple(src, dst, *n.comm_tag)];
+            // Matched as the simulator matches them: tags folded below 500000000 (ASTRA-sim's rule), equal sizes.
+            auto& pair = pairs_[std::make_tuple(src, dst, uint64_t(*n.comm_tag) % 500000000u, *n.comm_size)];
             (send ? pair.first : pair.second) += 1;
             if (ranks_known_ && (send ? dst : src) == rank)
                 note("point-to-point node whose peer is its own rank", path, n);
@@ -275,17 +276,17 @@ private:
     void check_pairs() {
         if (files_.size() < 2) return; // a single file cannot hold both ends
         for (const auto& [key, counts] : pairs_) {
-            auto [src, dst, tag] = key;
-            std::string where =
-                "src " + std::to_string(src) + " dst " + std::to_string(dst) + " tag " + std::to_string(tag);
+            auto [src, dst, tag, bytes] = key;
+            std::string where = "src " + std::to_string(src) + " dst " + std::to_string(dst) + " tag " +
+                                std::to_string(tag) + " size " + std::to_string(bytes);
             if (src >= files_.size() || dst >= files_.size())
                 note_at("point-to-point peer rank outside the trace set", "", where,
                         counts.first + counts.second);
             else if (counts.first > counts.second)
-                note_at("send without a matching recv (same src, dst, tag)", "", where,
+                note_at("send without a matching recv (same src, dst, tag, size)", "", where,
                         counts.first - counts.second);
             else if (counts.second > counts.first)
-                note_at("recv without a matching send (same src, dst, tag)", "", where,
+                note_at("recv without a matching send (same src, dst, tag, size)", "", where,
                         counts.second - counts.first);
         }
     }
@@ -305,7 +306,7 @@ private:
     std::map<std::string, std::pair<uint64_t, std::map<std::string, uint64_t>>>
         attrs_; // name -> (count, kinds)
     std::map<std::string, uint64_t, GroupOrder> groups_;
-    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::pair<uint64_t, uint64_t>>
+    std::map<std::tuple<uint32_t, uint32_t, uint64_t, uint64_t>, std::pair<uint64_t, uint64_t>>
         pairs_; // (sends, recvs)
     std::vector<Note> notes_;
     // The file being read.

@@ -128,6 +128,19 @@ Result<std::unique_ptr<Simulation>> build_simulation(SessionConfig config, Trace
     problems.merge(load_custom_implementations(config, static_cast<uint32_t>(npus), input, warnings));
     if (!problems.is_ok()) return problems;
 
+    // ASTRA-sim runs a collective over as many dimensions as its implementation list names; a shorter list
+    // than the network leaves the outer dimensions out. Legal, but rarely meant.
+    static const char* kKeys[] = {"all-reduce-implementation", "all-gather-implementation",
+                                  "reduce-scatter-implementation", "all-to-all-implementation"};
+    uint32_t used = used_collective_kinds(input.graphs, input.groups);
+    for (int k = 0; k < config::kCollectiveKinds; ++k) {
+        size_t listed = config.system.implementation[k].size();
+        if ((used & (1u << k)) && listed > 0 && listed < config.network.dims.size() &&
+            config.system.custom_implementation[k].empty())
+            warnings.push_back("system: " + std::string(kKeys[k]) + " names " + std::to_string(listed) +
+                               " algorithm(s) for a network of " + std::to_string(config.network.dims.size()) +
+                               " dimensions; its collectives leave the other dimensions out, as in ASTRA-sim");
+    }
     for (const auto& w : config.network.warnings) warnings.push_back(w);
     for (const auto& w : config.system.warnings) warnings.push_back(w);
     for (const auto& w : config.memory.warnings) warnings.push_back(w);

@@ -33,7 +33,8 @@ Status for_each_node(std::string_view bytes, const std::string& source, const Re
                      GlobalMetadata& metadata, const std::function<void(const Node&)>& visit);
 
 // Writes a Trace back to the wire format (the metadata message, then every node in order). Attributes are
-// written from Node::attrs when present, else from the typed fields.
+// written from Node::attrs when present or when Trace::verbatim_attrs says they were read in full; else
+// they are derived from the typed fields (traces built in code).
 std::string encode_trace(const Trace& trace);
 
 } // namespace astrolabe::trace

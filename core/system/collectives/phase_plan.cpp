@@ -69,7 +69,7 @@ std::vector<PhaseSpec> plan_collective(const PlanRequest& req, const config::Sys
         return phases;
     }
     // One logical dimension per implementation entry (a shorter list leaves the higher dimensions out, as
-    // in ASTRA-sim; the session warns about it).
+    // in ASTRA-sim; the session warns about it when such a collective is used).
     std::vector<config::AlgorithmChoice> algs = implementations(req.type, sys, topo);
     size_t logical = std::min(algs.size(), topo.sizes.size());
     std::vector<size_t> dims;

@@ -164,13 +164,14 @@ void WorkloadExecutor::issue_collective(uint32_t npu, uint32_t node) {
     req.group_id = group.id;
     req.involved_dims = n.involved_dims;
     req.on_done = Callback{this, kNodeDone, pack(npu, node)};
-    // The collectives ASTRA-sim does not implement, mapped onto ring traffic that moves the same bytes in
-    // the same number of steps (docs/collectives.md explains each choice).
+    // The collectives ASTRA-sim does not implement, mapped onto one it does that moves the same bytes in the
+    // same number of steps, with that collective's configured algorithms (docs/collectives.md).
     switch (n.collective) {
     case CollectiveType::AllReduce: req.type = PhaseType::AllReduce; break;
     case CollectiveType::AllGather: req.type = PhaseType::AllGather; break;
     case CollectiveType::ReduceScatter:
-    case CollectiveType::ReduceScatterBlock: req.type = PhaseType::ReduceScatter; break;
+    case CollectiveType::ReduceScatterBlock: // the graph builder already maps it to REDUCE_SCATTER
+        req.type = PhaseType::ReduceScatter; break;
     case CollectiveType::AllToAll: req.type = PhaseType::AllToAll; break;
     case CollectiveType::Broadcast:
         // ASTRA-sim's analytical front end replays a BROADCAST from its duration (1 ns without one); the
@@ -179,18 +180,18 @@ void WorkloadExecutor::issue_collective(uint32_t npu, uint32_t node) {
         return schedule_done(npu, node, replay_time(n.duration_ns));
     case CollectiveType::Reduce:
         req.type = PhaseType::AllReduce;
-        stats_.note("REDUCE modelled as a ring reduce-scatter then gather, timed as ALL_REDUCE");
+        stats_.note("REDUCE modelled as a reduce-scatter then gather, timed as an ALL_REDUCE with the all-reduce algorithms");
         break;
     case CollectiveType::Gather:
     case CollectiveType::Scatter:
         req.type = PhaseType::AllGather;
         stats_.note(std::string(trace::collective_type_name(n.collective)) +
-                    " modelled as a pipelined ring, timed as ALL_GATHER of comm_size");
+                    " timed as an ALL_GATHER of comm_size with the all-gather algorithms");
         break;
     case CollectiveType::Barrier:
         req.type = PhaseType::AllReduce;
         req.bytes = 1; // grows to ASTRA-sim's smallest collective: one byte per NPU per chunk
-        stats_.note("BARRIER modelled as the smallest ALL_REDUCE (one byte per NPU)");
+        stats_.note("BARRIER modelled as the smallest ALL_REDUCE (one byte per NPU per chunk)");
         break;
     }
     // PhaseType and config::CollectiveKind list the four collectives in the same order.

@@ -73,7 +73,7 @@ private:
         std::vector<uint32_t> ready[kSlots]; // min-heaps of node indices (index order = id order)
         std::vector<uint32_t> deferred;      // made ready during an issue pass; queued after it
         std::vector<Running> running;
-        std::vector<uint32_t> group_ordinal; // per group index: collectives started so far
+        std::vector<uint32_t> group_ordinal; // per group index: collectives finished so far (one runs at a time)
         bool busy[kSlots] = {};
         bool in_pass = false;
         bool kick_pending = false;
