@@ -48,7 +48,8 @@ Sample run_once(const Scenario& sc) {
     MemoryTraceSource traces;
     // All NPUs run the same DAG: encode once, share the bytes.
     std::string bytes = trace::encode_trace(generate::microbench_trace(sc.workload, 0));
-    for (uint32_t r = 0; r < sc.workload.npus; ++r) traces.add("bench." + std::to_string(r) + ".et", bytes);
+    for (uint32_t r = 0; r < sc.workload.npus; ++r)
+        traces.add("bench." + std::to_string(r) + ".et", bytes);
     std::vector<std::string> warnings;
     auto t0 = std::chrono::steady_clock::now();
     auto sim = build_simulation(std::move(cfg), traces, warnings);
@@ -64,8 +65,8 @@ Sample run_once(const Scenario& sc) {
         std::fprintf(stderr, "%s: the run did not complete\n", sc.name);
         std::exit(1);
     }
-    return {r.events, std::chrono::duration<double>(t2 - t1).count(), std::chrono::duration<double>(t1 - t0).count(),
-            r.total_ns};
+    return {r.events, std::chrono::duration<double>(t2 - t1).count(),
+            std::chrono::duration<double>(t1 - t0).count(), r.total_ns};
 }
 
 } // namespace
@@ -74,33 +75,51 @@ int main(int argc, char** argv) {
     int runs = 3;
     std::string filter;
     for (int i = 1; i < argc; ++i) {
-        if (!std::strcmp(argv[i], "--runs") && i + 1 < argc) runs = std::max(1, std::atoi(argv[++i]));
-        else if (!std::strcmp(argv[i], "--filter") && i + 1 < argc) filter = argv[++i];
+        if (!std::strcmp(argv[i], "--runs") && i + 1 < argc)
+            runs = std::max(1, std::atoi(argv[++i]));
+        else if (!std::strcmp(argv[i], "--filter") && i + 1 < argc)
+            filter = argv[++i];
         else {
             std::fprintf(stderr, "usage: astrolabe_bench [--runs N] [--filter SUBSTRING]\n");
             return 2;
         }
     }
-    const char* ring_sys = R"({"scheduling-policy": "LIFO", "endpoint-delay": 10, "active-chunks-per-dimension": 1,
+    const char* ring_sys =
+        R"({"scheduling-policy": "LIFO", "endpoint-delay": 10, "active-chunks-per-dimension": 1,
         "preferred-dataset-splits": 4, "collective-optimization": "localBWAware", "local-mem-bw": 1600})";
     const Scenario scenarios[] = {
-        {"allreduce_ring_1024", "topology: [Ring]\nnpus_count: [1024]\nbandwidth: [50]\nlatency: [500]\n", ring_sys,
+        // ASTRA-sim's reference point for this case: about 7 s and 365 MB (issue 2).
+        {"allreduce_ring_1024_1M",
+         "topology: [Ring]\nnpus_count: [1024]\nbandwidth: [50]\nlatency: [500]\n",
+         ring_sys,
+         {trace::CollectiveType::AllReduce, 1u << 20, 1024, 1, 0}},
+        {"allreduce_ring_1024",
+         "topology: [Ring]\nnpus_count: [1024]\nbandwidth: [50]\nlatency: [500]\n",
+         ring_sys,
          {trace::CollectiveType::AllReduce, 64u << 20, 1024, 1, 0}},
-        {"allreduce_2d_32x32", "topology: [Switch, Ring]\nnpus_count: [32, 32]\nbandwidth: [400, 50]\nlatency: [100, 500]\n",
-         ring_sys, {trace::CollectiveType::AllReduce, 64u << 20, 1024, 4, 10}},
-        {"allgather_3d_4096", "topology: [Switch, Ring, Ring]\nnpus_count: [8, 16, 32]\nbandwidth: [400, 100, 50]\nlatency: [100, 500, 500]\n",
-         ring_sys, {trace::CollectiveType::AllGather, 16u << 20, 4096, 2, 10}},
+        {"allreduce_2d_32x32",
+         "topology: [Switch, Ring]\nnpus_count: [32, 32]\nbandwidth: [400, 50]\nlatency: [100, 500]\n",
+         ring_sys,
+         {trace::CollectiveType::AllReduce, 64u << 20, 1024, 4, 10}},
+        {"allgather_3d_4096",
+         "topology: [Switch, Ring, Ring]\nnpus_count: [8, 16, 32]\nbandwidth: [400, 100, 50]\nlatency: [100, "
+         "500, 500]\n",
+         ring_sys,
+         {trace::CollectiveType::AllGather, 16u << 20, 4096, 2, 10}},
     };
-    std::printf("%-22s %12s %10s %10s %12s %10s %14s\n", "scenario", "events", "load_s", "run_s", "events/s", "rss_MB",
-                "simulated_ns");
+    std::printf("%-22s %12s %10s %10s %12s %10s %14s\n", "scenario", "events", "load_s", "run_s", "events/s",
+                "rss_MB", "simulated_ns");
     for (const auto& sc : scenarios) {
         if (!filter.empty() && std::string(sc.name).find(filter) == std::string::npos) continue;
         std::vector<Sample> samples;
-        for (int i = 0; i < runs; ++i) samples.push_back(run_once(sc));
-        std::sort(samples.begin(), samples.end(), [](const Sample& a, const Sample& b) { return a.wall_s < b.wall_s; });
+        for (int i = 0; i < runs; ++i)
+            samples.push_back(run_once(sc));
+        std::sort(samples.begin(), samples.end(),
+                  [](const Sample& a, const Sample& b) { return a.wall_s < b.wall_s; });
         const Sample& m = samples[samples.size() / 2];
-        std::printf("%-22s %12llu %10.3f %10.3f %12.0f %10.1f %14llu\n", sc.name, static_cast<unsigned long long>(m.events),
-                    m.load_s, m.wall_s, static_cast<double>(m.events) / m.wall_s, peak_rss_mb(),
+        std::printf("%-22s %12llu %10.3f %10.3f %12.0f %10.1f %14llu\n", sc.name,
+                    static_cast<unsigned long long>(m.events), m.load_s, m.wall_s,
+                    static_cast<double>(m.events) / m.wall_s, peak_rss_mb(),
                     static_cast<unsigned long long>(m.total_ns));
         std::fflush(stdout);
     }

@@ -35,7 +35,8 @@ Result<Args> parse_args(const std::vector<std::string>& argv, const std::vector<
             problems.add("option --" + key + " takes no value");
             continue;
         }
-        if (out.values.count(spec->name)) problems.add("option --" + std::string(spec->name) + " given twice");
+        if (out.values.count(spec->name))
+            problems.add("option --" + std::string(spec->name) + " given twice");
         out.values[spec->name] = value;
     }
     if (!problems.is_ok()) return problems;

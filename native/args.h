@@ -10,9 +10,9 @@
 namespace astrolabe::cli {
 
 struct OptionSpec {
-    const char* name;    // canonical spelling without "--"
+    const char* name; // canonical spelling without "--"
     bool takes_value;
-    const char* alias;   // another accepted spelling (ASTRA-sim's), or nullptr
+    const char* alias; // another accepted spelling (ASTRA-sim's), or nullptr
     const char* help;
 };
 

@@ -13,7 +13,8 @@ namespace fs = std::filesystem;
 
 Result<std::string> read_file(const std::string& path, const std::string& what) {
     std::error_code ec;
-    if (fs::is_directory(path, ec)) return Status::error(what + " " + path + ": is a directory; a file was expected");
+    if (fs::is_directory(path, ec))
+        return Status::error(what + " " + path + ": is a directory; a file was expected");
     std::ifstream in(path, std::ios::binary);
     if (!in) return Status::error(what + " " + path + ": cannot open (" + std::strerror(errno) + ")");
     std::ostringstream ss;
@@ -39,7 +40,8 @@ int64_t rank_of(const std::string& file) {
     std::string stem = file.substr(0, file.size() - 3);
     size_t dot = stem.rfind('.');
     std::string digits = dot == std::string::npos ? stem : stem.substr(dot + 1);
-    if (digits.empty() || digits.size() > 9 || !std::all_of(digits.begin(), digits.end(), ::isdigit)) return -1;
+    if (digits.empty() || digits.size() > 9 || !std::all_of(digits.begin(), digits.end(), ::isdigit))
+        return -1;
     return std::stoll(digits);
 }
 
@@ -48,7 +50,8 @@ int64_t rank_of(const std::string& file) {
 Result<FileTraceSource> FileTraceSource::open(const std::string& workload) {
     FileTraceSource s;
     std::error_code ec;
-    if (workload.empty()) return Status::error("workload: no path given; pass --workload PREFIX (NPU i reads PREFIX.i.et)");
+    if (workload.empty())
+        return Status::error("workload: no path given; pass --workload PREFIX (NPU i reads PREFIX.i.et)");
     if (fs::is_directory(workload, ec)) {
         std::vector<std::pair<int64_t, std::string>> found;
         for (const auto& e : fs::directory_iterator(workload, ec)) {
@@ -62,8 +65,8 @@ Result<FileTraceSource> FileTraceSource::open(const std::string& workload) {
         for (size_t i = 0; i < found.size(); ++i) {
             if (found[i].first != static_cast<int64_t>(i))
                 return Status::error("workload " + workload + ": trace ranks must be 0.." +
-                                     std::to_string(found.size() - 1) + " with none missing or repeated; found " +
-                                     found[i].second);
+                                     std::to_string(found.size() - 1) +
+                                     " with none missing or repeated; found " + found[i].second);
             s.files_.push_back(found[i].second);
         }
         return s;

@@ -14,7 +14,8 @@ namespace astrolabe::cli {
 namespace {
 
 const std::vector<OptionSpec> kMicrobenchOptions = {
-    {"collective", true, nullptr, "all_reduce, all_gather, reduce_scatter, all_to_all, broadcast, barrier, ..."},
+    {"collective", true, nullptr,
+     "all_reduce, all_gather, reduce_scatter, all_to_all, broadcast, barrier, ..."},
     {"size", true, nullptr, "bytes per collective: 1048576, 64KiB, 1MiB, 1GB ..."},
     {"npus", true, nullptr, "number of NPUs (one .et file each)"},
     {"repeat", true, nullptr, "collectives per NPU, chained (default 1)"},
@@ -45,17 +46,25 @@ int microbench(const std::vector<std::string>& argv) {
     generate::MicrobenchParams p;
     std::string coll = a.get("collective", "all_reduce");
     std::transform(coll.begin(), coll.end(), coll.begin(), ::toupper);
-    if (auto t = trace::collective_type_from_name(coll)) p.collective = *t;
-    else problems.add("--collective: '" + a.get("collective") + "' is not a Chakra collective type (all_reduce, all_gather, ...)");
+    if (auto t = trace::collective_type_from_name(coll))
+        p.collective = *t;
+    else
+        problems.add("--collective: '" + a.get("collective") +
+                     "' is not a Chakra collective type (all_reduce, all_gather, ...)");
     if (a.has("size") && !generate::parse_size(a.get("size"), p.bytes))
         problems.add("--size: '" + a.get("size") + "'; a byte count such as 1048576 or 1MiB was expected");
     uint64_t v = 0;
-    if (!a.has("npus")) problems.add("--npus: missing; the number of NPUs is required");
-    else if (!parse_uint(a.get("npus"), v) || v > UINT32_MAX) problems.add("--npus: '" + a.get("npus") + "'; a positive integer was expected");
-    else p.npus = static_cast<uint32_t>(v);
+    if (!a.has("npus"))
+        problems.add("--npus: missing; the number of NPUs is required");
+    else if (!parse_uint(a.get("npus"), v) || v > UINT32_MAX)
+        problems.add("--npus: '" + a.get("npus") + "'; a positive integer was expected");
+    else
+        p.npus = static_cast<uint32_t>(v);
     if (a.has("repeat")) {
-        if (!parse_uint(a.get("repeat"), v) || v > UINT32_MAX) problems.add("--repeat: a positive integer was expected");
-        else p.repeat = static_cast<uint32_t>(v);
+        if (!parse_uint(a.get("repeat"), v) || v > UINT32_MAX)
+            problems.add("--repeat: a positive integer was expected");
+        else
+            p.repeat = static_cast<uint32_t>(v);
     }
     if (a.has("compute-us") && !parse_uint(a.get("compute-us"), p.compute_us))
         problems.add("--compute-us: a whole number of microseconds was expected");
@@ -64,11 +73,13 @@ int microbench(const std::vector<std::string>& argv) {
     if (!problems.is_ok()) return fail(problems.message());
     std::string prefix = a.get("output");
     for (uint32_t r = 0; r < p.npus; ++r) {
-        Status st = write_file(prefix + "." + std::to_string(r) + ".et", trace::encode_trace(generate::microbench_trace(p, r)));
+        Status st = write_file(prefix + "." + std::to_string(r) + ".et",
+                               trace::encode_trace(generate::microbench_trace(p, r)));
         if (!st.is_ok()) return fail(st.message());
     }
-    std::printf("wrote %u trace files %s.{0..%u}.et: %u x %s of %llu bytes per NPU\n", p.npus, prefix.c_str(), p.npus - 1,
-                p.repeat, trace::collective_type_name(p.collective), static_cast<unsigned long long>(p.bytes));
+    std::printf("wrote %u trace files %s.{0..%u}.et: %u x %s of %llu bytes per NPU\n", p.npus, prefix.c_str(),
+                p.npus - 1, p.repeat, trace::collective_type_name(p.collective),
+                static_cast<unsigned long long>(p.bytes));
     return 0;
 }
 
@@ -76,11 +87,13 @@ int microbench(const std::vector<std::string>& argv) {
 
 int generate_command(const std::vector<std::string>& args) {
     if (args.empty() || args[0] == "--help")
-        return args.empty() ? fail("generate: which workload? available: microbench (see generate microbench --help)")
-                            : (std::puts("astrolabe generate microbench [options]   (generate microbench --help)"), 0);
+        return args.empty()
+                   ? fail("generate: which workload? available: microbench (see generate microbench --help)")
+                   : (std::puts("astrolabe generate microbench [options]   (generate microbench --help)"), 0);
     std::vector<std::string> rest(args.begin() + 1, args.end());
     if (args[0] == "microbench") return microbench(rest);
-    return fail("generate: unknown workload '" + args[0] + "'; available: microbench (transformer is not built yet)");
+    return fail("generate: unknown workload '" + args[0] +
+                "'; available: microbench (transformer is not built yet)");
 }
 
 } // namespace astrolabe::cli

@@ -21,7 +21,8 @@ const char* kUsage =
     "  astrolabe generate microbench --collective all_reduce --size 1MiB --npus N -o P\n"
     "  astrolabe convert IN OUT              .et <-> .json (Chakra's JSON form)\n"
     "\n"
-    "`astrolabe <command> --help` lists a command's options. Exit codes: 0 ok, 2 bad input (including runs that cannot complete).\n";
+    "`astrolabe <command> --help` lists a command's options. Exit codes: 0 ok, 2 bad input (including runs "
+    "that cannot complete).\n";
 
 } // namespace
 

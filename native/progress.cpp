@@ -18,8 +18,8 @@ void ProgressBar::update(uint64_t done, uint64_t total, const std::string& detai
     int filled = static_cast<int>(frac * 30);
     std::string bar(static_cast<size_t>(filled), '#');
     bar.resize(30, '.');
-    std::fprintf(stderr, "\r%s [%s] %5.1f%% %s  %.1fs ", label_.c_str(), bar.c_str(), frac * 100.0, detail.c_str(),
-                 elapsed_s());
+    std::fprintf(stderr, "\r%s [%s] %5.1f%% %s  %.1fs ", label_.c_str(), bar.c_str(), frac * 100.0,
+                 detail.c_str(), elapsed_s());
     std::fflush(stderr);
 }
 

@@ -18,7 +18,8 @@ namespace astrolabe::cli {
 namespace {
 
 const std::vector<OptionSpec> kRunOptions = {
-    {"workload", true, "workload-configuration", "trace prefix P (NPU i reads P.i.et), a directory or one .et file"},
+    {"workload", true, "workload-configuration",
+     "trace prefix P (NPU i reads P.i.et), a directory or one .et file"},
     {"system", true, "system-configuration", "ASTRA-sim system JSON"},
     {"network", true, "network-configuration", "ASTRA-sim analytical network YAML"},
     {"memory", true, "remote-memory-configuration", "ASTRA-sim remote-memory JSON"},
@@ -26,7 +27,8 @@ const std::vector<OptionSpec> kRunOptions = {
     {"scenario", true, nullptr, "one JSON file with workload, configs and models (docs/scenario.md)"},
     {"network-model", true, nullptr, "analytical (congestion: not built yet)"},
     {"compute-model", true, nullptr, "system (roofline-enabled decides), trace or roofline"},
-    {"ignore-ctrl-deps", false, nullptr, "treat ctrl_deps as call nesting, not ordering (PyTorch host traces)"},
+    {"ignore-ctrl-deps", false, nullptr,
+     "treat ctrl_deps as call nesting, not ordering (PyTorch host traces)"},
     {"report", true, nullptr, "write the JSON report (docs/report.md) here"},
     {"timeline", true, nullptr, "write a Chrome trace-event timeline here"},
     {"quiet", false, nullptr, "no summary on stdout and no progress bar"},
@@ -69,23 +71,31 @@ Status load_configs(const Args& a, SessionConfig& cfg) {
     };
     load("network", true, [&](const std::string& t, const std::string& p) {
         auto r = config::parse_network_yaml(t, p);
-        if (r.is_ok()) cfg.network = std::move(r.value());
-        else problems.merge(r.status());
+        if (r.is_ok())
+            cfg.network = std::move(r.value());
+        else
+            problems.merge(r.status());
     });
     load("system", true, [&](const std::string& t, const std::string& p) {
         auto r = config::parse_system_json(t, p);
-        if (r.is_ok()) cfg.system = std::move(r.value());
-        else problems.merge(r.status());
+        if (r.is_ok())
+            cfg.system = std::move(r.value());
+        else
+            problems.merge(r.status());
     });
     load("memory", false, [&](const std::string& t, const std::string& p) {
         auto r = config::parse_memory_json(t, p);
-        if (r.is_ok()) cfg.memory = std::move(r.value());
-        else problems.merge(r.status());
+        if (r.is_ok())
+            cfg.memory = std::move(r.value());
+        else
+            problems.merge(r.status());
     });
     load("comm-groups", false, [&](const std::string& t, const std::string& p) {
         auto r = config::parse_comm_groups_json(t, p, cfg.network.npus());
-        if (r.is_ok()) cfg.groups = std::move(r.value());
-        else problems.merge(r.status());
+        if (r.is_ok())
+            cfg.groups = std::move(r.value());
+        else
+            problems.merge(r.status());
     });
     return problems;
 }
@@ -105,7 +115,8 @@ int run_command(const std::vector<std::string>& argv) {
         std::printf("astrolabe run: simulate a workload\n\n%s", options_help(kRunOptions).c_str());
         return 0;
     }
-    if (!a.positionals.empty()) return fail("run: unexpected argument '" + a.positionals[0] + "' (see --help)");
+    if (!a.positionals.empty())
+        return fail("run: unexpected argument '" + a.positionals[0] + "' (see --help)");
 
     SessionConfig cfg;
     std::unique_ptr<TraceSource> traces;
@@ -114,7 +125,9 @@ int run_command(const std::vector<std::string>& argv) {
     std::string compute_model = a.get("compute-model", "system");
     if (a.has("scenario")) {
         for (const char* k : {"workload", "system", "network", "memory", "comm-groups"})
-            if (a.has(k)) return fail(std::string("run: --") + k + " cannot be combined with --scenario (the scenario holds it)");
+            if (a.has(k))
+                return fail(std::string("run: --") + k +
+                            " cannot be combined with --scenario (the scenario holds it)");
         std::string path = a.get("scenario");
         auto text = read_file(path, "scenario");
         if (!text.is_ok()) return fail(text.status().message());
@@ -129,14 +142,17 @@ int run_command(const std::vector<std::string>& argv) {
         if (!a.has("compute-model")) compute_model = s.compute_model;
         if (s.workload_kind == config::Scenario::WorkloadKind::Embedded) {
             auto mem = std::make_unique<MemoryTraceSource>();
-            for (auto& t : s.traces) mem->add(t.first, std::move(t.second));
+            for (auto& t : s.traces)
+                mem->add(t.first, std::move(t.second));
             traces = std::move(mem);
             workload_label = "(embedded in " + path + ")";
         } else {
             std::filesystem::path base = std::filesystem::path(path).parent_path();
-            std::string w = s.workload_kind == config::Scenario::WorkloadKind::Sample
-                                ? std::string(ASTROLABE_SAMPLES_DIR) + "/" + s.workload
-                                : (std::filesystem::path(s.workload).is_absolute() ? s.workload : (base / s.workload).string());
+            std::string w =
+                s.workload_kind == config::Scenario::WorkloadKind::Sample
+                    ? std::string(ASTROLABE_SAMPLES_DIR) + "/" + s.workload
+                    : (std::filesystem::path(s.workload).is_absolute() ? s.workload
+                                                                       : (base / s.workload).string());
             auto src = FileTraceSource::open(w);
             if (!src.is_ok()) return fail(src.status().message());
             traces = std::make_unique<FileTraceSource>(std::move(src.value()));
@@ -152,7 +168,8 @@ int run_command(const std::vector<std::string>& argv) {
     }
     if (!parse_network_model(network_model, cfg.network_model))
         return fail("--network-model: '" + network_model + "'; analytical or congestion was expected");
-    if (compute_model == "systolic") return fail("--compute-model: the systolic-array model is not built yet; use trace or roofline");
+    if (compute_model == "systolic")
+        return fail("--compute-model: the systolic-array model is not built yet; use trace or roofline");
     if (!parse_compute_model(compute_model, cfg.compute_model))
         return fail("--compute-model: '" + compute_model + "'; system, trace or roofline was expected");
     cfg.keep_timeline = a.has("timeline");
@@ -172,8 +189,10 @@ int run_command(const std::vector<std::string>& argv) {
     Result<std::unique_ptr<Simulation>> built = Status::ok();
     {
         ProgressBar load_bar("loading", !quiet);
-        built = build_simulation(std::move(cfg), *traces, warnings,
-                                 [&load_bar](uint32_t done, uint32_t total) { load_bar.update(done, total, "traces"); });
+        built =
+            build_simulation(std::move(cfg), *traces, warnings, [&load_bar](uint32_t done, uint32_t total) {
+                load_bar.update(done, total, "traces");
+            });
     }
     print_warnings(warnings);
     if (!built.is_ok()) return fail(built.status().message());
@@ -217,8 +236,9 @@ int run_command(const std::vector<std::string>& argv) {
     }
     if (!result.unreceived.empty() && quiet) {
         const auto& k = result.unreceived.front().key;
-        std::fprintf(stderr, "warning: %zu message(s) were sent but never received, e.g. NPU %u -> NPU %u, tag %llu\n",
-                     result.unreceived.size(), k.src, k.dst, static_cast<unsigned long long>(k.tag));
+        std::fprintf(
+            stderr, "warning: %zu message(s) were sent but never received, e.g. NPU %u -> NPU %u, tag %llu\n",
+            result.unreceived.size(), k.src, k.dst, static_cast<unsigned long long>(k.tag));
     }
     return rc;
 }

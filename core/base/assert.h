@@ -1,7 +1,8 @@
 // SIM_ASSERT: internal invariants of the simulator.
 //
 // A failed assert is a bug in Astrolabe, never a user error (user errors are Status values). It throws
-// InternalError with the sentence given, so the CLI reports it and exits nonzero and the browser keeps running.
+// InternalError with the sentence given, so the CLI reports it and exits nonzero and the browser keeps
+// running.
 #pragma once
 
 #include <stdexcept>
@@ -19,5 +20,5 @@ struct InternalError : std::logic_error {
 
 #define SIM_ASSERT(cond, sentence)                                                                           \
     do {                                                                                                     \
-        if (!(cond)) ::astrolabe::fail_assert(__FILE__, __LINE__, (sentence));                              \
+        if (!(cond)) ::astrolabe::fail_assert(__FILE__, __LINE__, (sentence));                               \
     } while (0)

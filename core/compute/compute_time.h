@@ -14,7 +14,9 @@
 
 namespace astrolabe {
 
-inline TimeNs replay_time(uint64_t duration_ns) { return duration_ns > 0 ? duration_ns : 1; }
+inline TimeNs replay_time(uint64_t duration_ns) {
+    return duration_ns > 0 ? duration_ns : 1;
+}
 
 struct RooflineParams {
     double peak_tflops = 0;

@@ -19,10 +19,12 @@ Result<CommGroups> comm_groups_from_json(const json& j, const std::string& sourc
         std::string where = source + ": \"" + key + "\": ";
         uint64_t id = 0;
         bool id_ok = !key.empty() && key.size() <= 9;
-        for (char c : key) id_ok = id_ok && c >= '0' && c <= '9';
+        for (char c : key)
+            id_ok = id_ok && c >= '0' && c <= '9';
         if (id_ok) id = std::stoull(key);
         if (!id_ok || id == 0) {
-            problems.add(where + "a group id must be a positive decimal integer (it is what pg_name refers to)");
+            problems.add(where +
+                         "a group id must be a positive decimal integer (it is what pg_name refers to)");
             continue;
         }
         const json& v = it.value();
@@ -35,8 +37,10 @@ Result<CommGroups> comm_groups_from_json(const json& j, const std::string& sourc
         std::vector<bool> seen;
         for (size_t i = 0; i < v.size(); ++i) {
             const json& r = v[i];
-            if (!(r.is_number_unsigned() || (r.is_number_integer() && r.get<int64_t>() >= 0)) || r.get<uint64_t>() > UINT32_MAX) {
-                problems.add(where + "entry " + std::to_string(i) + " is " + describe(r) + "; an NPU rank was expected");
+            if (!(r.is_number_unsigned() || (r.is_number_integer() && r.get<int64_t>() >= 0)) ||
+                r.get<uint64_t>() > UINT32_MAX) {
+                problems.add(where + "entry " + std::to_string(i) + " is " + describe(r) +
+                             "; an NPU rank was expected");
                 continue;
             }
             auto rank = r.get<uint32_t>();
@@ -55,7 +59,8 @@ Result<CommGroups> comm_groups_from_json(const json& j, const std::string& sourc
         }
         out.groups.push_back(std::move(g));
     }
-    std::sort(out.groups.begin(), out.groups.end(), [](const CommGroup& a, const CommGroup& b) { return a.id < b.id; });
+    std::sort(out.groups.begin(), out.groups.end(),
+              [](const CommGroup& a, const CommGroup& b) { return a.id < b.id; });
     for (size_t i = 1; i < out.groups.size(); ++i)
         if (out.groups[i].id == out.groups[i - 1].id)
             problems.add(source + ": group " + std::to_string(out.groups[i].id) +

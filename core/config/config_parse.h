@@ -24,7 +24,8 @@ Result<SystemConfig> parse_system_json(std::string_view text, const std::string&
 Result<MemoryConfig> parse_memory_json(std::string_view text, const std::string& source);
 
 // Communicator groups: {"<id>": [rank, ...], ...}. With npus > 0, ranks must be below it.
-Result<CommGroups> parse_comm_groups_json(std::string_view text, const std::string& source, uint64_t npus = 0);
+Result<CommGroups> parse_comm_groups_json(std::string_view text, const std::string& source,
+                                          uint64_t npus = 0);
 
 // Parses a collective algorithm name as ASTRA-sim spells it: ring, direct, directK (K > 0),
 // halvingDoubling, doubleBinaryTree.

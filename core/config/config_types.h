@@ -28,7 +28,8 @@ struct NetworkConfig {
     std::vector<std::string> warnings;
     uint64_t npus() const {
         uint64_t n = 1;
-        for (const auto& d : dims) n *= d.npus;
+        for (const auto& d : dims)
+            n *= d.npus;
         return dims.empty() ? 0 : n;
     }
 };

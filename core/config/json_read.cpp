@@ -18,15 +18,22 @@ Result<json> parse_json_text(std::string_view text, const std::string& source) {
 
 std::string describe(const json& v) {
     switch (v.type()) {
-    case json::value_t::null: return "null";
-    case json::value_t::object: return "an object";
-    case json::value_t::array: return "an array";
-    case json::value_t::string: return "the string " + v.dump();
-    case json::value_t::boolean: return v.get<bool>() ? "true" : "false";
+    case json::value_t::null:
+        return "null";
+    case json::value_t::object:
+        return "an object";
+    case json::value_t::array:
+        return "an array";
+    case json::value_t::string:
+        return "the string " + v.dump();
+    case json::value_t::boolean:
+        return v.get<bool>() ? "true" : "false";
     case json::value_t::number_integer:
     case json::value_t::number_unsigned:
-    case json::value_t::number_float: return v.dump();
-    default: return "an unsupported value";
+    case json::value_t::number_float:
+        return v.dump();
+    default:
+        return "an unsupported value";
     }
 }
 
@@ -36,13 +43,15 @@ void Fields::read_uint(const char* key, uint64_t& out, uint64_t min, uint64_t ma
     std::string range = " (from " + std::to_string(min) + " to " + std::to_string(max) + ")";
     if (v.is_number_unsigned() || (v.is_number_integer() && v.get<int64_t>() >= 0)) {
         uint64_t x = v.get<uint64_t>();
-        if (x < min || x > max) return problem(key, "is " + std::to_string(x) + "; an integer" + range + " was expected");
+        if (x < min || x > max)
+            return problem(key, "is " + std::to_string(x) + "; an integer" + range + " was expected");
         out = x;
         return;
     }
     if (v.is_number_float()) {
         double d = v.get<double>();
-        if (std::isfinite(d) && d == std::floor(d) && d >= static_cast<double>(min) && d <= static_cast<double>(max)) {
+        if (std::isfinite(d) && d == std::floor(d) && d >= static_cast<double>(min) &&
+            d <= static_cast<double>(max)) {
             out = static_cast<uint64_t>(d);
             return;
         }
@@ -72,9 +81,12 @@ void Fields::read_double(const char* key, double& out, double min, bool min_excl
 void Fields::read_flag(const char* key, bool& out) {
     if (!has(key)) return;
     const json& v = at(key);
-    if (v.is_boolean()) out = v.get<bool>();
-    else if (v.is_number()) out = v.get<double>() != 0;
-    else problem(key, "is " + describe(v) + "; 0, 1, true or false was expected");
+    if (v.is_boolean())
+        out = v.get<bool>();
+    else if (v.is_number())
+        out = v.get<double>() != 0;
+    else
+        problem(key, "is " + describe(v) + "; 0, 1, true or false was expected");
 }
 
 void Fields::read_string(const char* key, std::string& out) {

@@ -27,7 +27,9 @@ public:
 
     bool has(const char* key) const { return obj_.contains(key); }
     const json& at(const char* key) const { return obj_.at(key); }
-    void problem(const std::string& key, const std::string& what) { problems_.add(source_ + ": " + key + ": " + what); }
+    void problem(const std::string& key, const std::string& what) {
+        problems_.add(source_ + ": " + key + ": " + what);
+    }
 
     // Each reader leaves `out` unchanged when the key is absent or wrong (and records the problem).
     void read_uint(const char* key, uint64_t& out, uint64_t min, uint64_t max);

@@ -9,20 +9,30 @@ namespace astrolabe::config {
 namespace detail {
 
 Result<MemoryConfig> memory_from_json(const json& j, const std::string& source) {
-    if (!j.is_object()) return Status::error(source + ": the memory configuration is " + describe(j) + "; a JSON object was expected");
+    if (!j.is_object())
+        return Status::error(source + ": the memory configuration is " + describe(j) +
+                             "; a JSON object was expected");
     MemoryConfig mem;
     Status problems;
     Fields f(j, source, problems);
 
     std::string type;
-    if (!f.has("memory-type")) f.problem("memory-type", "is missing; one of NO_MEMORY_EXPANSION, PER_NODE_MEMORY_EXPANSION, PER_NPU_MEMORY_EXPANSION, MEMORY_POOL was expected");
+    if (!f.has("memory-type"))
+        f.problem("memory-type", "is missing; one of NO_MEMORY_EXPANSION, PER_NODE_MEMORY_EXPANSION, "
+                                 "PER_NPU_MEMORY_EXPANSION, MEMORY_POOL was expected");
     f.read_string("memory-type", type);
-    if (type == "NO_MEMORY_EXPANSION") mem.type = MemoryType::NoExpansion;
-    else if (type == "PER_NODE_MEMORY_EXPANSION") mem.type = MemoryType::PerNodeExpansion;
-    else if (type == "PER_NPU_MEMORY_EXPANSION") mem.type = MemoryType::PerNpuExpansion;
-    else if (type == "MEMORY_POOL") mem.type = MemoryType::Pool;
+    if (type == "NO_MEMORY_EXPANSION")
+        mem.type = MemoryType::NoExpansion;
+    else if (type == "PER_NODE_MEMORY_EXPANSION")
+        mem.type = MemoryType::PerNodeExpansion;
+    else if (type == "PER_NPU_MEMORY_EXPANSION")
+        mem.type = MemoryType::PerNpuExpansion;
+    else if (type == "MEMORY_POOL")
+        mem.type = MemoryType::Pool;
     else if (!type.empty())
-        f.problem("memory-type", "is \"" + type + "\"; one of NO_MEMORY_EXPANSION, PER_NODE_MEMORY_EXPANSION, PER_NPU_MEMORY_EXPANSION, MEMORY_POOL was expected");
+        f.problem("memory-type", "is \"" + type +
+                                     "\"; one of NO_MEMORY_EXPANSION, PER_NODE_MEMORY_EXPANSION, "
+                                     "PER_NPU_MEMORY_EXPANSION, MEMORY_POOL was expected");
 
     f.read_uint("remote-mem-latency", mem.latency_ns, 0, uint64_t(1) << 40);
     if (f.has("remote-mem-bw")) {
@@ -36,7 +46,9 @@ Result<MemoryConfig> memory_from_json(const json& j, const std::string& source) 
                 mem.warnings.push_back(source + ": remote-mem-bw: " + v.dump() + " is truncated to " +
                                        std::to_string(mem.bandwidth_gbps) + " GB/s, as ASTRA-sim does");
         } else if (v.is_number() && bw > 0) {
-            f.problem("remote-mem-bw", "is " + v.dump() + "; ASTRA-sim reads it as an integer, so at least 1 GB/s was expected");
+            f.problem("remote-mem-bw",
+                      "is " + v.dump() +
+                          "; ASTRA-sim reads it as an integer, so at least 1 GB/s was expected");
         }
     }
     f.read_uint32("num-nodes", mem.num_nodes, 1, 1u << 24);
@@ -48,7 +60,8 @@ Result<MemoryConfig> memory_from_json(const json& j, const std::string& source) 
                                          "num-npus-per-node"};
     for (auto it = j.begin(); it != j.end(); ++it) {
         bool known = false;
-        for (const char* k : kKnown) known = known || it.key() == k;
+        for (const char* k : kKnown)
+            known = known || it.key() == k;
         if (!known) mem.warnings.push_back(source + ": " + it.key() + ": unknown key (ignored)");
     }
     if (!problems.is_ok()) return problems;

@@ -88,7 +88,7 @@ Result<RawNetwork> read_yaml(std::string_view text, const std::string& source) {
         std::string content = strip_comment(lines[i]);
         std::string t = trim(content);
         if (t.empty() || t == "---") continue;
-        if (t == "..." ) break;
+        if (t == "...") break;
         bool indented = content[0] == ' ' || content[0] == '\t';
         if (t[0] == '-' && (t.size() == 1 || t[1] == ' ')) {
             if (current_key.empty()) {
@@ -104,7 +104,9 @@ Result<RawNetwork> read_yaml(std::string_view text, const std::string& source) {
             continue;
         }
         if (indented) {
-            problems.add(at_line(i) + "unexpected indentation; only top-level 'key: value' lines and '- item' lists are supported");
+            problems.add(
+                at_line(i) +
+                "unexpected indentation; only top-level 'key: value' lines and '- item' lists are supported");
             continue;
         }
         size_t colon = t.find(':');
@@ -129,7 +131,8 @@ Result<RawNetwork> read_yaml(std::string_view text, const std::string& source) {
             while (body.find(']') == std::string::npos && j + 1 < lines.size()) {
                 // A new top-level `key:` line means the list was left open.
                 std::string next = strip_comment(lines[j + 1]);
-                if (!next.empty() && next[0] != ' ' && next[0] != '\t' && next.find(':') != std::string::npos) break;
+                if (!next.empty() && next[0] != ' ' && next[0] != '\t' && next.find(':') != std::string::npos)
+                    break;
                 body += " " + trim(next);
                 ++j;
             }
@@ -142,8 +145,10 @@ Result<RawNetwork> read_yaml(std::string_view text, const std::string& source) {
                 problems.add(at_line(i) + key + ": unexpected text after the closing ']'");
             split_flow(body.substr(0, close), static_cast<int>(i + 1), raw[key]);
             i = j;
-        } else if (value[0] == '{' || value[0] == '&' || value[0] == '*' || value[0] == '|' || value[0] == '>') {
-            problems.add(at_line(i) + key + ": this YAML construct is not supported; a list of values was expected");
+        } else if (value[0] == '{' || value[0] == '&' || value[0] == '*' || value[0] == '|' ||
+                   value[0] == '>') {
+            problems.add(at_line(i) + key +
+                         ": this YAML construct is not supported; a list of values was expected");
         } else {
             raw[key].push_back({unquote(value), static_cast<int>(i + 1)});
         }
@@ -172,48 +177,65 @@ Result<NetworkConfig> network_from_raw(const RawNetwork& raw, const std::string&
     for (const char* k : kKeys) {
         auto it = raw.find(k);
         if (it == raw.end() || it->second.empty()) {
-            problems.add(where(k, nullptr) + "is missing; a list with one entry per network dimension was expected");
+            problems.add(where(k, nullptr) +
+                         "is missing; a list with one entry per network dimension was expected");
             continue;
         }
-        if (dims == 0) dims = it->second.size();
+        if (dims == 0)
+            dims = it->second.size();
         else if (it->second.size() != dims)
             problems.add(where(k, &it->second[0]) + "has " + std::to_string(it->second.size()) +
-                         " entries but topology has " + std::to_string(dims) + "; one per dimension was expected");
+                         " entries but topology has " + std::to_string(dims) +
+                         "; one per dimension was expected");
     }
     if (!problems.is_ok()) return problems;
-    if (dims > 8) return Status::error(where("topology", &raw.at("topology")[0]) + std::to_string(dims) + " dimensions; at most 8 are supported");
+    if (dims > 8)
+        return Status::error(where("topology", &raw.at("topology")[0]) + std::to_string(dims) +
+                             " dimensions; at most 8 are supported");
     net.dims.resize(dims);
     uint64_t total = 1;
     for (size_t d = 0; d < dims; ++d) {
         NetworkDim& nd = net.dims[d];
         const Scalar& topo = raw.at("topology")[d];
-        if (topo.text == "Ring") nd.topology = Topology::Ring;
-        else if (topo.text == "FullyConnected") nd.topology = Topology::FullyConnected;
-        else if (topo.text == "Switch") nd.topology = Topology::Switch;
-        else problems.add(where("topology", &topo) + "\"" + topo.text + "\" is not a topology; Ring, FullyConnected or Switch was expected");
+        if (topo.text == "Ring")
+            nd.topology = Topology::Ring;
+        else if (topo.text == "FullyConnected")
+            nd.topology = Topology::FullyConnected;
+        else if (topo.text == "Switch")
+            nd.topology = Topology::Switch;
+        else
+            problems.add(where("topology", &topo) + "\"" + topo.text +
+                         "\" is not a topology; Ring, FullyConnected or Switch was expected");
 
         const Scalar& n = raw.at("npus_count")[d];
         double v = 0;
         if (!to_number(n.text, v) || v != std::floor(v) || v < 1 || v > (1 << 24))
-            problems.add(where("npus_count", &n) + "\"" + n.text + "\" is not an NPU count; a whole number from 1 to 16777216 was expected");
+            problems.add(where("npus_count", &n) + "\"" + n.text +
+                         "\" is not an NPU count; a whole number from 1 to 16777216 was expected");
         else {
             nd.npus = static_cast<uint32_t>(v);
             total *= nd.npus;
         }
         const Scalar& bw = raw.at("bandwidth")[d];
         if (!to_number(bw.text, v) || v <= 0)
-            problems.add(where("bandwidth", &bw) + "\"" + bw.text + "\" is not a bandwidth; a number of GB/s greater than 0 was expected");
-        else nd.bandwidth_gbps = v;
+            problems.add(where("bandwidth", &bw) + "\"" + bw.text +
+                         "\" is not a bandwidth; a number of GB/s greater than 0 was expected");
+        else
+            nd.bandwidth_gbps = v;
         const Scalar& lat = raw.at("latency")[d];
         if (!to_number(lat.text, v) || v < 0)
-            problems.add(where("latency", &lat) + "\"" + lat.text + "\" is not a latency; a number of ns, at least 0, was expected");
-        else nd.latency_ns = v;
+            problems.add(where("latency", &lat) + "\"" + lat.text +
+                         "\" is not a latency; a number of ns, at least 0, was expected");
+        else
+            nd.latency_ns = v;
     }
     if (problems.is_ok() && total > (uint64_t(1) << 24))
-        problems.add(source + ": npus_count: the dimensions multiply to " + std::to_string(total) + " NPUs; at most 16777216 are supported");
+        problems.add(source + ": npus_count: the dimensions multiply to " + std::to_string(total) +
+                     " NPUs; at most 16777216 are supported");
     for (const auto& kv : raw) {
         bool known = false;
-        for (const char* k : kKeys) known = known || kv.first == k;
+        for (const char* k : kKeys)
+            known = known || kv.first == k;
         if (!known) net.warnings.push_back(source + ": " + kv.first + ": unknown key (ignored)");
     }
     if (!problems.is_ok()) return problems;
@@ -225,13 +247,18 @@ Result<NetworkConfig> network_from_raw(const RawNetwork& raw, const std::string&
 namespace detail {
 
 Result<NetworkConfig> network_from_json(const json& j, const std::string& source) {
-    if (!j.is_object()) return Status::error(source + ": the network configuration is " + describe(j) + "; a JSON object was expected");
+    if (!j.is_object())
+        return Status::error(source + ": the network configuration is " + describe(j) +
+                             "; a JSON object was expected");
     RawNetwork raw;
     for (auto it = j.begin(); it != j.end(); ++it) {
         auto& list = raw[it.key()];
-        auto add = [&list](const json& v) { list.push_back({v.is_string() ? v.get<std::string>() : v.dump(), 0}); };
+        auto add = [&list](const json& v) {
+            list.push_back({v.is_string() ? v.get<std::string>() : v.dump(), 0});
+        };
         if (it.value().is_array()) {
-            for (const auto& v : it.value()) add(v);
+            for (const auto& v : it.value())
+                add(v);
         } else {
             add(it.value());
         }

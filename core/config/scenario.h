@@ -2,9 +2,9 @@
 // browser (the shared URL). docs/scenario.md documents the format.
 //
 //   { "schema": "astrolabe.scenario/1",
-//     "workload": {"prefix": "path/P"} | {"sample": "name"} | {"traces": [{"name": "x.0.et", "base64": "..."}]},
-//     "network": { ASTRA-sim network keys }, "system": { ... }, "memory": { ... }, "comm_groups": { ... },
-//     "network_model": "analytical", "compute_model": "system" | "trace" | "roofline" }
+//     "workload": {"prefix": "path/P"} | {"sample": "name"} | {"traces": [{"name": "x.0.et", "base64":
+//     "..."}]}, "network": { ASTRA-sim network keys }, "system": { ... }, "memory": { ... }, "comm_groups": {
+//     ... }, "network_model": "analytical", "compute_model": "system" | "trace" | "roofline" }
 //
 // `memory` and `comm_groups` may be left out. Configs use exactly the keys of ASTRA-sim's files.
 #pragma once
@@ -21,7 +21,7 @@ namespace astrolabe::config {
 struct Scenario {
     enum class WorkloadKind : uint8_t { Prefix, Sample, Embedded };
     WorkloadKind workload_kind = WorkloadKind::Prefix;
-    std::string workload; // prefix path or sample name
+    std::string workload;                                    // prefix path or sample name
     std::vector<std::pair<std::string, std::string>> traces; // embedded: (name, bytes)
     NetworkConfig network;
     SystemConfig system;

@@ -11,16 +11,21 @@ Result<Scenario> parse_scenario_json(std::string_view text, const std::string& s
     auto parsed = detail::parse_json_text(text, source);
     if (!parsed) return parsed.status();
     const json& j = parsed.value();
-    if (!j.is_object()) return Status::error(source + ": the scenario is " + detail::describe(j) + "; a JSON object was expected");
+    if (!j.is_object())
+        return Status::error(source + ": the scenario is " + detail::describe(j) +
+                             "; a JSON object was expected");
     Scenario s;
     Status problems;
-    static const char* kKnown[] = {"schema", "workload", "network", "system", "memory", "comm_groups",
-                                   "network_model", "compute_model"};
+    static const char* kKnown[] = {"schema", "workload",    "network",       "system",
+                                   "memory", "comm_groups", "network_model", "compute_model"};
     for (auto it = j.begin(); it != j.end(); ++it) {
         bool known = false;
-        for (const char* k : kKnown) known = known || it.key() == k;
-        if (!known) problems.add(source + ": " + it.key() + ": unknown key; expected one of schema, workload, network, "
-                                 "system, memory, comm_groups, network_model, compute_model");
+        for (const char* k : kKnown)
+            known = known || it.key() == k;
+        if (!known)
+            problems.add(source + ": " + it.key() +
+                         ": unknown key; expected one of schema, workload, network, "
+                         "system, memory, comm_groups, network_model, compute_model");
     }
     if (j.contains("schema") && j["schema"] != "astrolabe.scenario/1")
         problems.add(source + ": schema: \"astrolabe.scenario/1\" was expected");
@@ -49,12 +54,14 @@ Result<Scenario> parse_scenario_json(std::string_view text, const std::string& s
                     problems.add(where + ".base64: not valid base64");
                     continue;
                 }
-                std::string name = t.contains("name") && t["name"].is_string() ? t["name"].get<std::string>()
-                                                                               : "trace." + std::to_string(i - 1) + ".et";
+                std::string name = t.contains("name") && t["name"].is_string()
+                                       ? t["name"].get<std::string>()
+                                       : "trace." + std::to_string(i - 1) + ".et";
                 s.traces.emplace_back(name, std::move(*bytes));
             }
         } else {
-            problems.add(source + ": workload: one of \"prefix\" (a string), \"sample\" (a string) or \"traces\" (an array) was expected");
+            problems.add(source + ": workload: one of \"prefix\" (a string), \"sample\" (a string) or "
+                                  "\"traces\" (an array) was expected");
         }
     }
 
@@ -64,15 +71,19 @@ Result<Scenario> parse_scenario_json(std::string_view text, const std::string& s
             return;
         }
         auto r = reader(j[key], source + ": " + key);
-        if (r.is_ok()) out = std::move(r.value());
-        else problems.merge(r.status());
+        if (r.is_ok())
+            out = std::move(r.value());
+        else
+            problems.merge(r.status());
     };
     section("network", true, detail::network_from_json, s.network);
     section("system", true, detail::system_from_json, s.system);
     section("memory", false, detail::memory_from_json, s.memory);
     uint64_t npus = s.network.npus();
-    section("comm_groups", false, [npus](const json& v, const std::string& src) { return detail::comm_groups_from_json(v, src, npus); },
-            s.groups);
+    section(
+        "comm_groups", false,
+        [npus](const json& v, const std::string& src) { return detail::comm_groups_from_json(v, src, npus); },
+        s.groups);
     for (const char* key : {"network_model", "compute_model"}) {
         if (!j.contains(key)) continue;
         if (!j[key].is_string()) {

@@ -10,7 +10,8 @@ namespace detail {
 namespace {
 
 const char* const kImplKeys[kCollectiveKinds] = {"all-reduce-implementation", "all-gather-implementation",
-                                                 "reduce-scatter-implementation", "all-to-all-implementation"};
+                                                 "reduce-scatter-implementation",
+                                                 "all-to-all-implementation"};
 const char* const kCustomKeys[kCollectiveKinds] = {
     "all-reduce-implementation-custom", "all-gather-implementation-custom",
     "reduce-scatter-implementation-custom", "all-to-all-implementation-custom"};
@@ -22,11 +23,19 @@ struct InertKey {
     const char* default_value; // JSON text; nullptr = warn whenever present
 };
 const InertKey kInertKeys[] = {
-    {"boost-mode", "0"},          {"local-reduction-delay", nullptr}, {"L", nullptr},
-    {"o", nullptr},               {"g", nullptr},                     {"G", nullptr},
-    {"model-shared-bus", "0"},    {"trace-enabled", "0"},             {"track-local-mem", "0"},
-    {"local-mem-trace-filename", nullptr}, {"intra-dimension-scheduling", "\"FIFO\""},
-    {"inter-dimension-scheduling", "\"baseline\""}, {"seprate-log", nullptr},
+    {"boost-mode", "0"},
+    {"local-reduction-delay", nullptr},
+    {"L", nullptr},
+    {"o", nullptr},
+    {"g", nullptr},
+    {"G", nullptr},
+    {"model-shared-bus", "0"},
+    {"trace-enabled", "0"},
+    {"track-local-mem", "0"},
+    {"local-mem-trace-filename", nullptr},
+    {"intra-dimension-scheduling", "\"FIFO\""},
+    {"inter-dimension-scheduling", "\"baseline\""},
+    {"seprate-log", nullptr},
 };
 
 void read_implementations(Fields& f, SystemConfig& sys) {
@@ -35,7 +44,8 @@ void read_implementations(Fields& f, SystemConfig& sys) {
         if (!f.has(key)) continue;
         const json& v = f.at(key);
         if (!v.is_array() || v.empty()) {
-            f.problem(key, "is " + describe(v) + "; a non-empty list of algorithm names (one per dimension) was expected");
+            f.problem(key, "is " + describe(v) +
+                               "; a non-empty list of algorithm names (one per dimension) was expected");
             continue;
         }
         for (size_t i = 0; i < v.size(); ++i) {
@@ -44,8 +54,10 @@ void read_implementations(Fields& f, SystemConfig& sys) {
             if (!v[i].is_string()) {
                 f.problem(where, "is " + describe(v[i]) + "; an algorithm name was expected");
             } else if (!parse_algorithm(v[i].get<std::string>(), a)) {
-                f.problem(where, "unknown algorithm " + v[i].dump() +
-                                     "; expected ring, direct, directK (K > 0), halvingDoubling or doubleBinaryTree");
+                f.problem(
+                    where,
+                    "unknown algorithm " + v[i].dump() +
+                        "; expected ring, direct, directK (K > 0), halvingDoubling or doubleBinaryTree");
             } else {
                 sys.implementation[k].push_back(a);
             }
@@ -58,26 +70,34 @@ void read_implementations(Fields& f, SystemConfig& sys) {
         if (v.is_array() && v.size() == 1 && v[0].is_string() && !v[0].get<std::string>().empty())
             sys.custom_implementation[k] = v[0].get<std::string>();
         else
-            f.problem(key, "is " + describe(v) + "; a list with exactly one Chakra trace prefix was expected");
+            f.problem(key,
+                      "is " + describe(v) + "; a list with exactly one Chakra trace prefix was expected");
     }
 }
 
 } // namespace
 
 Result<SystemConfig> system_from_json(const json& j, const std::string& source) {
-    if (!j.is_object()) return Status::error(source + ": the system configuration is " + describe(j) + "; a JSON object was expected");
+    if (!j.is_object())
+        return Status::error(source + ": the system configuration is " + describe(j) +
+                             "; a JSON object was expected");
     SystemConfig sys;
     Status problems;
     Fields f(j, source, problems);
 
     std::string policy;
     f.read_string("scheduling-policy", policy);
-    if (policy == "LIFO") sys.scheduling_policy = SchedulingPolicy::LIFO;
-    else if (policy == "FIFO") sys.scheduling_policy = SchedulingPolicy::FIFO;
-    else if (policy == "EXPLICIT") sys.scheduling_policy = SchedulingPolicy::EXPLICIT;
-    else if (!policy.empty()) f.problem("scheduling-policy", "is \"" + policy + "\"; LIFO, FIFO or EXPLICIT was expected");
+    if (policy == "LIFO")
+        sys.scheduling_policy = SchedulingPolicy::LIFO;
+    else if (policy == "FIFO")
+        sys.scheduling_policy = SchedulingPolicy::FIFO;
+    else if (policy == "EXPLICIT")
+        sys.scheduling_policy = SchedulingPolicy::EXPLICIT;
+    else if (!policy.empty())
+        f.problem("scheduling-policy", "is \"" + policy + "\"; LIFO, FIFO or EXPLICIT was expected");
 
-    if (f.has("endpoint-delay") && f.at("endpoint-delay").is_number() && f.at("endpoint-delay").get<double>() == 0)
+    if (f.has("endpoint-delay") && f.at("endpoint-delay").is_number() &&
+        f.at("endpoint-delay").get<double>() == 0)
         f.problem("endpoint-delay", "is 0 (ASTRA-sim aborts on it); at least 1 ns was expected");
     else
         f.read_uint32("endpoint-delay", sys.endpoint_delay_ns, 1, 1000000000);
@@ -86,9 +106,12 @@ Result<SystemConfig> system_from_json(const json& j, const std::string& source) 
 
     std::string opt;
     f.read_string("collective-optimization", opt);
-    if (opt == "baseline") sys.collective_optimization = CollectiveOptimization::Baseline;
-    else if (opt == "localBWAware") sys.collective_optimization = CollectiveOptimization::LocalBWAware;
-    else if (!opt.empty()) f.problem("collective-optimization", "is \"" + opt + "\"; baseline or localBWAware was expected");
+    if (opt == "baseline")
+        sys.collective_optimization = CollectiveOptimization::Baseline;
+    else if (opt == "localBWAware")
+        sys.collective_optimization = CollectiveOptimization::LocalBWAware;
+    else if (!opt.empty())
+        f.problem("collective-optimization", "is \"" + opt + "\"; baseline or localBWAware was expected");
 
     read_implementations(f, sys);
     f.read_double("local-mem-bw", sys.local_mem_bw_gbps, 0, true);
@@ -101,13 +124,21 @@ Result<SystemConfig> system_from_json(const json& j, const std::string& source) 
         f.problem("local-mem-bw", "is missing; roofline-enabled needs the memory bandwidth in GB/s");
 
     static const std::set<std::string> kKnown = {
-        "scheduling-policy", "endpoint-delay", "active-chunks-per-dimension", "preferred-dataset-splits",
-        "collective-optimization", "local-mem-bw", "roofline-enabled", "peak-perf", "replay-only",
+        "scheduling-policy",
+        "endpoint-delay",
+        "active-chunks-per-dimension",
+        "preferred-dataset-splits",
+        "collective-optimization",
+        "local-mem-bw",
+        "roofline-enabled",
+        "peak-perf",
+        "replay-only",
     };
     for (auto it = j.begin(); it != j.end(); ++it) {
         const std::string& key = it.key();
         bool known = kKnown.count(key) > 0;
-        for (int k = 0; k < kCollectiveKinds; ++k) known = known || key == kImplKeys[k] || key == kCustomKeys[k];
+        for (int k = 0; k < kCollectiveKinds; ++k)
+            known = known || key == kImplKeys[k] || key == kCustomKeys[k];
         if (known) continue;
         bool inert = false;
         for (const InertKey& ik : kInertKeys) {
@@ -126,10 +157,14 @@ Result<SystemConfig> system_from_json(const json& j, const std::string& source) 
 } // namespace detail
 
 bool parse_algorithm(const std::string& name, AlgorithmChoice& out) {
-    if (name == "ring") out = {CollectiveAlgorithm::Ring, -1};
-    else if (name == "direct") out = {CollectiveAlgorithm::Direct, -1};
-    else if (name == "halvingDoubling") out = {CollectiveAlgorithm::HalvingDoubling, -1};
-    else if (name == "doubleBinaryTree") out = {CollectiveAlgorithm::DoubleBinaryTree, -1};
+    if (name == "ring")
+        out = {CollectiveAlgorithm::Ring, -1};
+    else if (name == "direct")
+        out = {CollectiveAlgorithm::Direct, -1};
+    else if (name == "halvingDoubling")
+        out = {CollectiveAlgorithm::HalvingDoubling, -1};
+    else if (name == "doubleBinaryTree")
+        out = {CollectiveAlgorithm::DoubleBinaryTree, -1};
     else if (name.size() > 6 && name.size() <= 11 && name.compare(0, 6, "direct") == 0) {
         int32_t k = 0;
         for (size_t i = 6; i < name.size(); ++i) {
@@ -145,7 +180,8 @@ bool parse_algorithm(const std::string& name, AlgorithmChoice& out) {
 }
 
 std::string algorithm_spelling(const AlgorithmChoice& a) {
-    if (a.algorithm == CollectiveAlgorithm::Direct && a.window > 0) return "direct" + std::to_string(a.window);
+    if (a.algorithm == CollectiveAlgorithm::Direct && a.window > 0)
+        return "direct" + std::to_string(a.window);
     return algorithm_name(a.algorithm);
 }
 

@@ -57,7 +57,8 @@ EventId EventQueue::push(TimeNs t, const Callback& cb) {
     if (current_ != kNoSlot && slots_[current_].time == t) {
         slot = current_;
     } else {
-        SIM_ASSERT(current_ == kNoSlot || t > slots_[current_].time, "an event may not be scheduled in the past");
+        SIM_ASSERT(current_ == kNoSlot || t > slots_[current_].time,
+                   "an event may not be scheduled in the past");
         slot = slot_for(t);
     }
     auto& events = slots_[slot].events;

@@ -54,8 +54,8 @@ private:
     std::vector<std::pair<TimeNs, uint32_t>> heap_; // (time, slot) of times not yet being drained
     std::unordered_map<TimeNs, uint32_t> slot_of_time_;
     static constexpr uint32_t kNoSlot = UINT32_MAX;
-    uint32_t current_ = kNoSlot; // the slot being drained
-    size_t cursor_ = 0;          // next event of the current slot
+    uint32_t current_ = kNoSlot;    // the slot being drained
+    size_t cursor_ = 0;             // next event of the current slot
     TimeNs last_time_ = kTimeNever; // one-entry cache of slot_of_time_
     uint32_t last_slot_ = kNoSlot;
     uint64_t pending_ = 0;

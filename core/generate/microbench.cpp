@@ -6,9 +6,12 @@ namespace astrolabe::generate {
 
 Status check(const MicrobenchParams& p) {
     Status problems;
-    if (p.npus < 1 || p.npus > (1u << 24)) problems.add("npus: " + std::to_string(p.npus) + "; 1..16777216 was expected");
-    if (p.repeat < 1 || p.repeat > 1000000) problems.add("repeat: " + std::to_string(p.repeat) + "; 1..1000000 was expected");
-    if (p.bytes == 0 && p.collective != trace::CollectiveType::Barrier) problems.add("size: 0; a positive byte count was expected");
+    if (p.npus < 1 || p.npus > (1u << 24))
+        problems.add("npus: " + std::to_string(p.npus) + "; 1..16777216 was expected");
+    if (p.repeat < 1 || p.repeat > 1000000)
+        problems.add("repeat: " + std::to_string(p.repeat) + "; 1..1000000 was expected");
+    if (p.bytes == 0 && p.collective != trace::CollectiveType::Barrier)
+        problems.add("size: 0; a positive byte count was expected");
     return problems;
 }
 
@@ -54,14 +57,22 @@ bool parse_size(const std::string& text, uint64_t& bytes) {
     if (i == 0) return false;
     std::string unit = text.substr(i);
     uint64_t mult = 1;
-    if (unit.empty() || unit == "B") mult = 1;
-    else if (unit == "KiB") mult = 1ull << 10;
-    else if (unit == "MiB") mult = 1ull << 20;
-    else if (unit == "GiB") mult = 1ull << 30;
-    else if (unit == "KB") mult = 1000ull;
-    else if (unit == "MB") mult = 1000000ull;
-    else if (unit == "GB") mult = 1000000000ull;
-    else return false;
+    if (unit.empty() || unit == "B")
+        mult = 1;
+    else if (unit == "KiB")
+        mult = 1ull << 10;
+    else if (unit == "MiB")
+        mult = 1ull << 20;
+    else if (unit == "GiB")
+        mult = 1ull << 30;
+    else if (unit == "KB")
+        mult = 1000ull;
+    else if (unit == "MB")
+        mult = 1000000ull;
+    else if (unit == "GB")
+        mult = 1000000000ull;
+    else
+        return false;
     if (v > UINT64_MAX / mult) return false;
     bytes = v * mult;
     return true;

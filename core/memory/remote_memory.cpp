@@ -23,7 +23,8 @@ uint32_t RemoteMemory::server_of(uint32_t npu) const {
 }
 
 void RemoteMemory::access(uint32_t npu, uint64_t bytes, const Callback& done) {
-    SIM_ASSERT(cfg_.type != config::MemoryType::NoExpansion, "a memory access with no remote memory configured");
+    SIM_ASSERT(cfg_.type != config::MemoryType::NoExpansion,
+               "a memory access with no remote memory configured");
     ++accesses_;
     bytes_ += bytes;
     if (servers_.empty()) {

@@ -25,8 +25,10 @@ uint32_t NetworkTopology::hops(size_t d, uint32_t a, uint32_t b) const {
         uint32_t cw = (b + n - a) % n;
         return cw < n - cw ? cw : n - cw;
     }
-    case config::Topology::Switch: return 2;
-    case config::Topology::FullyConnected: return 1;
+    case config::Topology::Switch:
+        return 2;
+    case config::Topology::FullyConnected:
+        return 1;
     }
     return 1;
 }

@@ -9,7 +9,9 @@ namespace astrolabe {
 
 namespace {
 
-std::string group_name(uint32_t id) { return id == 0 ? std::string("all") : std::to_string(id); }
+std::string group_name(uint32_t id) {
+    return id == 0 ? std::string("all") : std::to_string(id);
+}
 
 } // namespace
 
@@ -121,16 +123,19 @@ std::string report_summary(const RunResult& r, const ReportContext& ctx) {
     }
     std::sort(fin.begin(), fin.end());
     if (!fin.empty()) {
-        line("per-NPU finish: min %llu ns, median %llu ns, max %llu ns", ull(fin.front()), ull(fin[(fin.size() - 1) / 2]),
-             ull(fin.back()));
-        line("per-NPU mean: compute %.0f ns, exposed communication %.0f ns", compute / double(n), exposed / double(n));
+        line("per-NPU finish: min %llu ns, median %llu ns, max %llu ns", ull(fin.front()),
+             ull(fin[(fin.size() - 1) / 2]), ull(fin.back()));
+        line("per-NPU mean: compute %.0f ns, exposed communication %.0f ns", compute / double(n),
+             exposed / double(n));
     }
     line("collectives: %zu, network messages: %llu (%llu bytes), events: %llu, wall: %.3f s",
          r.stats.collectives.size(), ull(r.messages), ull(r.message_bytes), ull(r.events), ctx.wall_s);
-    for (const auto& [msg, count] : r.stats.notes) line("note (%llux): %s", ull(count), msg.c_str());
+    for (const auto& [msg, count] : r.stats.notes)
+        line("note (%llux): %s", ull(count), msg.c_str());
     if (!r.unreceived.empty()) {
         const auto& k = r.unreceived.front().key;
-        line("warning: %zu message(s) were sent but never received, e.g. NPU %u -> NPU %u, tag %llu, %llu bytes "
+        line("warning: %zu message(s) were sent but never received, e.g. NPU %u -> NPU %u, tag %llu, %llu "
+             "bytes "
              "(a receive with that source, tag and size is missing)",
              r.unreceived.size(), k.src, k.dst, ull(k.tag), ull(k.bytes));
     }

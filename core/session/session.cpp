@@ -31,12 +31,14 @@ Status load_custom_implementations(const SessionConfig& config, uint32_t npus, S
         const std::string& prefix = config.system.custom_implementation[k];
         if (prefix.empty()) continue;
         if (!config.read_file) {
-            problems.add("system: custom collective implementation " + prefix + ": no files can be read here");
+            problems.add("system: custom collective implementation " + prefix +
+                         ": no files can be read here");
             continue;
         }
         if (config.system.preferred_dataset_splits > 1)
-            warnings.push_back("system: preferred-dataset-splits is ignored by custom collective implementations "
-                               "(the ET runs once per collective)");
+            warnings.push_back(
+                "system: preferred-dataset-splits is ignored by custom collective implementations "
+                "(the ET runs once per collective)");
         for (uint32_t pos = 0; pos < npus; ++pos) {
             std::string path = prefix + "." + std::to_string(pos) + ".et", bytes;
             Status st = config.read_file(path, bytes);
@@ -53,8 +55,8 @@ Status load_custom_implementations(const SessionConfig& config, uint32_t npus, S
             trace::ReadOptions read;
             read.keep_names = false;
             read.keep_io = false;
-            Status decoded =
-                trace::for_each_node(bytes, path, read, meta, [&builder](const trace::Node& n) { builder.add(n); });
+            Status decoded = trace::for_each_node(bytes, path, read, meta,
+                                                  [&builder](const trace::Node& n) { builder.add(n); });
             if (!decoded.is_ok()) {
                 problems.merge(decoded);
                 break;
@@ -81,8 +83,9 @@ Result<std::unique_ptr<Simulation>> build_simulation(SessionConfig config, Trace
     if (npus > (uint64_t(1) << 24))
         return Status::error("network: " + std::to_string(npus) + " NPUs; at most 16777216 are supported");
     if (traces.count() >= 0 && static_cast<uint64_t>(traces.count()) != npus)
-        return Status::error("workload: " + std::to_string(traces.count()) + " trace file(s) for a network of " +
-                             std::to_string(npus) + " NPUs (the product of npus_count); one trace per NPU was expected");
+        return Status::error("workload: " + std::to_string(traces.count()) +
+                             " trace file(s) for a network of " + std::to_string(npus) +
+                             " NPUs (the product of npus_count); one trace per NPU was expected");
 
     SimulationInput input;
     input.groups = make_group_table(config.groups);
@@ -108,13 +111,16 @@ Result<std::unique_ptr<Simulation>> build_simulation(SessionConfig config, Trace
             opt.roofline = roofline;
             GraphBuilder builder(name, opt);
             trace::GlobalMetadata meta;
-            Status decoded = trace::for_each_node(bytes, name, read, meta, [&builder](const trace::Node& n) { builder.add(n); });
+            Status decoded = trace::for_each_node(bytes, name, read, meta,
+                                                  [&builder](const trace::Node& n) { builder.add(n); });
             if (!decoded.is_ok()) {
                 problems.merge(decoded);
             } else {
                 Result<WorkloadGraph> g = builder.finish(warnings);
-                if (g.is_ok()) input.graphs.push_back(std::move(g.value()));
-                else problems.merge(g.status());
+                if (g.is_ok())
+                    input.graphs.push_back(std::move(g.value()));
+                else
+                    problems.merge(g.status());
             }
         }
         if (problems.problems().size() >= kMaxProblems) {
@@ -137,13 +143,17 @@ Result<std::unique_ptr<Simulation>> build_simulation(SessionConfig config, Trace
         size_t listed = config.system.implementation[k].size();
         if ((used & (1u << k)) && listed > 0 && listed < config.network.dims.size() &&
             config.system.custom_implementation[k].empty())
-            warnings.push_back("system: " + std::string(kKeys[k]) + " names " + std::to_string(listed) +
-                               " algorithm(s) for a network of " + std::to_string(config.network.dims.size()) +
-                               " dimensions; its collectives leave the other dimensions out, as in ASTRA-sim");
+            warnings.push_back(
+                "system: " + std::string(kKeys[k]) + " names " + std::to_string(listed) +
+                " algorithm(s) for a network of " + std::to_string(config.network.dims.size()) +
+                " dimensions; its collectives leave the other dimensions out, as in ASTRA-sim");
     }
-    for (const auto& w : config.network.warnings) warnings.push_back(w);
-    for (const auto& w : config.system.warnings) warnings.push_back(w);
-    for (const auto& w : config.memory.warnings) warnings.push_back(w);
+    for (const auto& w : config.network.warnings)
+        warnings.push_back(w);
+    for (const auto& w : config.system.warnings)
+        warnings.push_back(w);
+    for (const auto& w : config.memory.warnings)
+        warnings.push_back(w);
     input.network = std::move(config.network);
     input.system = std::move(config.system);
     input.memory = std::move(config.memory);

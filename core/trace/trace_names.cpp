@@ -7,20 +7,20 @@ namespace astrolabe::trace {
 
 namespace {
 const char* const kNodeTypeNames[kNodeTypeCount] = {
-    "INVALID_NODE",   "METADATA_NODE",  "MEM_LOAD_NODE",  "MEM_STORE_NODE",
-    "COMP_NODE",      "COMM_SEND_NODE", "COMM_RECV_NODE", "COMM_COLL_NODE",
+    "INVALID_NODE", "METADATA_NODE",  "MEM_LOAD_NODE",  "MEM_STORE_NODE",
+    "COMP_NODE",    "COMM_SEND_NODE", "COMM_RECV_NODE", "COMM_COLL_NODE",
 };
 const char* const kCollectiveNames[kCollectiveTypeCount] = {
-    "ALL_REDUCE", "REDUCE",         "ALL_GATHER",           "GATHER",  "SCATTER",
-    "BROADCAST",  "ALL_TO_ALL",     "REDUCE_SCATTER",       "REDUCE_SCATTER_BLOCK", "BARRIER",
+    "ALL_REDUCE", "REDUCE",         "ALL_GATHER",           "GATHER",  "SCATTER", "BROADCAST",
+    "ALL_TO_ALL", "REDUCE_SCATTER", "REDUCE_SCATTER_BLOCK", "BARRIER",
 };
 // Indexed by AttrKind value - 3.
 const char* const kAttrKindNames[30] = {
-    "double_val",   "double_list",   "float_val",    "float_list",    "int32_val",    "int32_list",
-    "int64_val",    "int64_list",    "uint32_val",   "uint32_list",   "uint64_val",   "uint64_list",
-    "sint32_val",   "sint32_list",   "sint64_val",   "sint64_list",   "fixed32_val",  "fixed32_list",
-    "fixed64_val",  "fixed64_list",  "sfixed32_val", "sfixed32_list", "sfixed64_val", "sfixed64_list",
-    "bool_val",     "bool_list",     "string_val",   "string_list",   "bytes_val",    "bytes_list",
+    "double_val",  "double_list",  "float_val",    "float_list",    "int32_val",    "int32_list",
+    "int64_val",   "int64_list",   "uint32_val",   "uint32_list",   "uint64_val",   "uint64_list",
+    "sint32_val",  "sint32_list",  "sint64_val",   "sint64_list",   "fixed32_val",  "fixed32_list",
+    "fixed64_val", "fixed64_list", "sfixed32_val", "sfixed32_list", "sfixed64_val", "sfixed64_list",
+    "bool_val",    "bool_list",    "string_val",   "string_list",   "bytes_val",    "bytes_list",
 };
 } // namespace
 

@@ -3,9 +3,9 @@
 // [SECTION] node conversion and the decode loop
 #include "core/trace/trace_reader.h"
 
+#include "chakra.pb.h"
 #include "core/trace/gzip.h"
 #include "core/trace/wire.h"
-#include "chakra.pb.h"
 
 #include <cmath>
 #include <functional>
@@ -40,37 +40,98 @@ Attribute to_plain(const pb::AttributeProto& a) {
     out.doc_string = a.doc_string();
     out.kind = static_cast<AttrKind>(a.value_case());
     switch (a.value_case()) {
-    case pb::AttributeProto::kDoubleVal: out.reals = {a.double_val()}; break;
-    case pb::AttributeProto::kDoubleList: out.reals.assign(a.double_list().values().begin(), a.double_list().values().end()); break;
-    case pb::AttributeProto::kFloatVal: out.reals = {a.float_val()}; break;
-    case pb::AttributeProto::kFloatList: out.reals.assign(a.float_list().values().begin(), a.float_list().values().end()); break;
-    case pb::AttributeProto::kInt32Val: out.ints = {a.int32_val()}; break;
-    case pb::AttributeProto::kInt32List: out.ints.assign(a.int32_list().values().begin(), a.int32_list().values().end()); break;
-    case pb::AttributeProto::kInt64Val: out.ints = {a.int64_val()}; break;
-    case pb::AttributeProto::kInt64List: out.ints.assign(a.int64_list().values().begin(), a.int64_list().values().end()); break;
-    case pb::AttributeProto::kUint32Val: out.uints = {a.uint32_val()}; break;
-    case pb::AttributeProto::kUint32List: out.uints.assign(a.uint32_list().values().begin(), a.uint32_list().values().end()); break;
-    case pb::AttributeProto::kUint64Val: out.uints = {a.uint64_val()}; break;
-    case pb::AttributeProto::kUint64List: out.uints.assign(a.uint64_list().values().begin(), a.uint64_list().values().end()); break;
-    case pb::AttributeProto::kSint32Val: out.ints = {a.sint32_val()}; break;
-    case pb::AttributeProto::kSint32List: out.ints.assign(a.sint32_list().values().begin(), a.sint32_list().values().end()); break;
-    case pb::AttributeProto::kSint64Val: out.ints = {a.sint64_val()}; break;
-    case pb::AttributeProto::kSint64List: out.ints.assign(a.sint64_list().values().begin(), a.sint64_list().values().end()); break;
-    case pb::AttributeProto::kFixed32Val: out.uints = {a.fixed32_val()}; break;
-    case pb::AttributeProto::kFixed32List: out.uints.assign(a.fixed32_list().values().begin(), a.fixed32_list().values().end()); break;
-    case pb::AttributeProto::kFixed64Val: out.uints = {a.fixed64_val()}; break;
-    case pb::AttributeProto::kFixed64List: out.uints.assign(a.fixed64_list().values().begin(), a.fixed64_list().values().end()); break;
-    case pb::AttributeProto::kSfixed32Val: out.ints = {a.sfixed32_val()}; break;
-    case pb::AttributeProto::kSfixed32List: out.ints.assign(a.sfixed32_list().values().begin(), a.sfixed32_list().values().end()); break;
-    case pb::AttributeProto::kSfixed64Val: out.ints = {a.sfixed64_val()}; break;
-    case pb::AttributeProto::kSfixed64List: out.ints.assign(a.sfixed64_list().values().begin(), a.sfixed64_list().values().end()); break;
-    case pb::AttributeProto::kBoolVal: out.uints = {a.bool_val() ? 1u : 0u}; break;
-    case pb::AttributeProto::kBoolList: out.uints.assign(a.bool_list().values().begin(), a.bool_list().values().end()); break;
-    case pb::AttributeProto::kStringVal: out.strings = {a.string_val()}; break;
-    case pb::AttributeProto::kStringList: out.strings.assign(a.string_list().values().begin(), a.string_list().values().end()); break;
-    case pb::AttributeProto::kBytesVal: out.strings = {a.bytes_val()}; break;
-    case pb::AttributeProto::kBytesList: out.strings.assign(a.bytes_list().values().begin(), a.bytes_list().values().end()); break;
-    case pb::AttributeProto::VALUE_NOT_SET: break;
+    case pb::AttributeProto::kDoubleVal:
+        out.reals = {a.double_val()};
+        break;
+    case pb::AttributeProto::kDoubleList:
+        out.reals.assign(a.double_list().values().begin(), a.double_list().values().end());
+        break;
+    case pb::AttributeProto::kFloatVal:
+        out.reals = {a.float_val()};
+        break;
+    case pb::AttributeProto::kFloatList:
+        out.reals.assign(a.float_list().values().begin(), a.float_list().values().end());
+        break;
+    case pb::AttributeProto::kInt32Val:
+        out.ints = {a.int32_val()};
+        break;
+    case pb::AttributeProto::kInt32List:
+        out.ints.assign(a.int32_list().values().begin(), a.int32_list().values().end());
+        break;
+    case pb::AttributeProto::kInt64Val:
+        out.ints = {a.int64_val()};
+        break;
+    case pb::AttributeProto::kInt64List:
+        out.ints.assign(a.int64_list().values().begin(), a.int64_list().values().end());
+        break;
+    case pb::AttributeProto::kUint32Val:
+        out.uints = {a.uint32_val()};
+        break;
+    case pb::AttributeProto::kUint32List:
+        out.uints.assign(a.uint32_list().values().begin(), a.uint32_list().values().end());
+        break;
+    case pb::AttributeProto::kUint64Val:
+        out.uints = {a.uint64_val()};
+        break;
+    case pb::AttributeProto::kUint64List:
+        out.uints.assign(a.uint64_list().values().begin(), a.uint64_list().values().end());
+        break;
+    case pb::AttributeProto::kSint32Val:
+        out.ints = {a.sint32_val()};
+        break;
+    case pb::AttributeProto::kSint32List:
+        out.ints.assign(a.sint32_list().values().begin(), a.sint32_list().values().end());
+        break;
+    case pb::AttributeProto::kSint64Val:
+        out.ints = {a.sint64_val()};
+        break;
+    case pb::AttributeProto::kSint64List:
+        out.ints.assign(a.sint64_list().values().begin(), a.sint64_list().values().end());
+        break;
+    case pb::AttributeProto::kFixed32Val:
+        out.uints = {a.fixed32_val()};
+        break;
+    case pb::AttributeProto::kFixed32List:
+        out.uints.assign(a.fixed32_list().values().begin(), a.fixed32_list().values().end());
+        break;
+    case pb::AttributeProto::kFixed64Val:
+        out.uints = {a.fixed64_val()};
+        break;
+    case pb::AttributeProto::kFixed64List:
+        out.uints.assign(a.fixed64_list().values().begin(), a.fixed64_list().values().end());
+        break;
+    case pb::AttributeProto::kSfixed32Val:
+        out.ints = {a.sfixed32_val()};
+        break;
+    case pb::AttributeProto::kSfixed32List:
+        out.ints.assign(a.sfixed32_list().values().begin(), a.sfixed32_list().values().end());
+        break;
+    case pb::AttributeProto::kSfixed64Val:
+        out.ints = {a.sfixed64_val()};
+        break;
+    case pb::AttributeProto::kSfixed64List:
+        out.ints.assign(a.sfixed64_list().values().begin(), a.sfixed64_list().values().end());
+        break;
+    case pb::AttributeProto::kBoolVal:
+        out.uints = {a.bool_val() ? 1u : 0u};
+        break;
+    case pb::AttributeProto::kBoolList:
+        out.uints.assign(a.bool_list().values().begin(), a.bool_list().values().end());
+        break;
+    case pb::AttributeProto::kStringVal:
+        out.strings = {a.string_val()};
+        break;
+    case pb::AttributeProto::kStringList:
+        out.strings.assign(a.string_list().values().begin(), a.string_list().values().end());
+        break;
+    case pb::AttributeProto::kBytesVal:
+        out.strings = {a.bytes_val()};
+        break;
+    case pb::AttributeProto::kBytesList:
+        out.strings.assign(a.bytes_list().values().begin(), a.bytes_list().values().end());
+        break;
+    case pb::AttributeProto::VALUE_NOT_SET:
+        break;
     }
     return out;
 }
@@ -85,21 +146,45 @@ struct IntReading {
 IntReading read_unsigned(const pb::AttributeProto& a) {
     IntReading r;
     auto from_signed = [&r](int64_t v) {
-        if (v < 0) r.problem = "is negative (" + std::to_string(v) + "); a non-negative integer was expected";
-        else r.value = static_cast<uint64_t>(v);
+        if (v < 0)
+            r.problem = "is negative (" + std::to_string(v) + "); a non-negative integer was expected";
+        else
+            r.value = static_cast<uint64_t>(v);
     };
     switch (a.value_case()) {
-    case pb::AttributeProto::kInt32Val: from_signed(a.int32_val()); break;
-    case pb::AttributeProto::kInt64Val: from_signed(a.int64_val()); break;
-    case pb::AttributeProto::kSint32Val: from_signed(a.sint32_val()); break;
-    case pb::AttributeProto::kSint64Val: from_signed(a.sint64_val()); break;
-    case pb::AttributeProto::kSfixed32Val: from_signed(a.sfixed32_val()); break;
-    case pb::AttributeProto::kSfixed64Val: from_signed(a.sfixed64_val()); break;
-    case pb::AttributeProto::kUint32Val: r.value = a.uint32_val(); break;
-    case pb::AttributeProto::kUint64Val: r.value = a.uint64_val(); break;
-    case pb::AttributeProto::kFixed32Val: r.value = a.fixed32_val(); break;
-    case pb::AttributeProto::kFixed64Val: r.value = a.fixed64_val(); break;
-    case pb::AttributeProto::kBoolVal: r.value = a.bool_val() ? 1 : 0; break;
+    case pb::AttributeProto::kInt32Val:
+        from_signed(a.int32_val());
+        break;
+    case pb::AttributeProto::kInt64Val:
+        from_signed(a.int64_val());
+        break;
+    case pb::AttributeProto::kSint32Val:
+        from_signed(a.sint32_val());
+        break;
+    case pb::AttributeProto::kSint64Val:
+        from_signed(a.sint64_val());
+        break;
+    case pb::AttributeProto::kSfixed32Val:
+        from_signed(a.sfixed32_val());
+        break;
+    case pb::AttributeProto::kSfixed64Val:
+        from_signed(a.sfixed64_val());
+        break;
+    case pb::AttributeProto::kUint32Val:
+        r.value = a.uint32_val();
+        break;
+    case pb::AttributeProto::kUint64Val:
+        r.value = a.uint64_val();
+        break;
+    case pb::AttributeProto::kFixed32Val:
+        r.value = a.fixed32_val();
+        break;
+    case pb::AttributeProto::kFixed64Val:
+        r.value = a.fixed64_val();
+        break;
+    case pb::AttributeProto::kBoolVal:
+        r.value = a.bool_val() ? 1 : 0;
+        break;
     default:
         r.problem = std::string("has kind ") + attr_kind_name(static_cast<AttrKind>(a.value_case())) +
                     "; an integer kind (int32/int64/uint32/uint64/sint/fixed/bool) was expected";
@@ -111,12 +196,27 @@ IntReading read_unsigned(const pb::AttributeProto& a) {
 bool read_bool_list(const pb::AttributeProto& a, std::vector<bool>& out) {
     out.clear();
     switch (a.value_case()) {
-    case pb::AttributeProto::kBoolList: out.assign(a.bool_list().values().begin(), a.bool_list().values().end()); return true;
-    case pb::AttributeProto::kInt32List: for (auto v : a.int32_list().values()) out.push_back(v != 0); return true;
-    case pb::AttributeProto::kInt64List: for (auto v : a.int64_list().values()) out.push_back(v != 0); return true;
-    case pb::AttributeProto::kUint32List: for (auto v : a.uint32_list().values()) out.push_back(v != 0); return true;
-    case pb::AttributeProto::kUint64List: for (auto v : a.uint64_list().values()) out.push_back(v != 0); return true;
-    default: return false;
+    case pb::AttributeProto::kBoolList:
+        out.assign(a.bool_list().values().begin(), a.bool_list().values().end());
+        return true;
+    case pb::AttributeProto::kInt32List:
+        for (auto v : a.int32_list().values())
+            out.push_back(v != 0);
+        return true;
+    case pb::AttributeProto::kInt64List:
+        for (auto v : a.int64_list().values())
+            out.push_back(v != 0);
+        return true;
+    case pb::AttributeProto::kUint32List:
+        for (auto v : a.uint32_list().values())
+            out.push_back(v != 0);
+        return true;
+    case pb::AttributeProto::kUint64List:
+        for (auto v : a.uint64_list().values())
+            out.push_back(v != 0);
+        return true;
+    default:
+        return false;
     }
 }
 
@@ -129,22 +229,29 @@ public:
 
     void convert(const pb::Node& in, Node& out) {
         out.id = in.id();
-        if (opt_.keep_names) out.name = in.name();
-        else out.name.clear();
+        if (opt_.keep_names)
+            out.name = in.name();
+        else
+            out.name.clear();
         out.raw_type = static_cast<uint32_t>(in.type());
         if (out.raw_type >= static_cast<uint32_t>(kNodeTypeCount))
             problem(out, "has unknown node type " + std::to_string(out.raw_type) + " (expected 0..7)");
-        else out.type = static_cast<NodeType>(out.raw_type);
+        else
+            out.type = static_cast<NodeType>(out.raw_type);
         out.data_deps.assign(in.data_deps().begin(), in.data_deps().end());
         out.ctrl_deps.assign(in.ctrl_deps().begin(), in.ctrl_deps().end());
         out.start_time_micros = in.start_time_micros();
         out.duration_micros = in.duration_micros();
         // Metadata nodes keep their inputs always: PyTorch-converted traces define process groups there.
         bool io = opt_.keep_io || out.raw_type == static_cast<uint32_t>(NodeType::Metadata);
-        if (io && in.has_inputs()) out.inputs = {in.inputs().values(), in.inputs().shapes(), in.inputs().types()};
-        else out.inputs = {};
-        if (io && in.has_outputs()) out.outputs = {in.outputs().values(), in.outputs().shapes(), in.outputs().types()};
-        else out.outputs = {};
+        if (io && in.has_inputs())
+            out.inputs = {in.inputs().values(), in.inputs().shapes(), in.inputs().types()};
+        else
+            out.inputs = {};
+        if (io && in.has_outputs())
+            out.outputs = {in.outputs().values(), in.outputs().shapes(), in.outputs().types()};
+        else
+            out.outputs = {};
         for (const auto& a : in.attr()) {
             if (opt_.keep_attributes) out.attrs.push_back(to_plain(a));
             lift(a, out);
@@ -163,7 +270,8 @@ private:
         if (field || a.value_case() == pb::AttributeProto::VALUE_NOT_SET) return;
         IntReading r = read_unsigned(a);
         if (r.problem.empty() && r.value > max)
-            r.problem = "is " + std::to_string(r.value) + ", above the largest allowed " + std::to_string(max);
+            r.problem =
+                "is " + std::to_string(r.value) + ", above the largest allowed " + std::to_string(max);
         if (!r.problem.empty()) return problem(n, "attribute '" + a.name() + "' " + r.problem);
         field = static_cast<T>(r.value);
     }
@@ -219,7 +327,9 @@ private:
     Status& problems_;
 };
 
-std::string at(size_t offset) { return " at byte " + std::to_string(offset); }
+std::string at(size_t offset) {
+    return " at byte " + std::to_string(offset);
+}
 
 } // namespace
 
@@ -233,7 +343,8 @@ Status for_each_node(std::string_view bytes, const std::string& source, const Re
         bytes = inflated;
     }
     if (bytes.empty())
-        return Status::error(source + ": the file is empty (a Chakra trace starts with a GlobalMetadata message)");
+        return Status::error(source +
+                             ": the file is empty (a Chakra trace starts with a GlobalMetadata message)");
 
     Status problems;
     NodeConverter converter(source, options, problems);
@@ -249,21 +360,23 @@ Status for_each_node(std::string_view bytes, const std::string& source, const Re
                                  std::to_string(index) + at(start));
         if (len > bytes.size() - pos)
             return Status::error(source + ": message " + std::to_string(index) + at(start) + " declares " +
-                                 std::to_string(len) + " bytes but only " + std::to_string(bytes.size() - pos) +
-                                 " remain (truncated file?)");
+                                 std::to_string(len) + " bytes but only " +
+                                 std::to_string(bytes.size() - pos) + " remain (truncated file?)");
         std::string_view msg = bytes.substr(pos, len);
         if (index == 0) {
             if (first_message_is_old_schema(msg))
-                return Status::error(source + ": this looks like a Chakra trace of the old 0.0.1-0.0.3 schema "
-                                              "(it begins with a node, not a GlobalMetadata message); only schema "
-                                              "0.0.4 and later is supported: convert it with a current chakra release");
+                return Status::error(
+                    source + ": this looks like a Chakra trace of the old 0.0.1-0.0.3 schema "
+                             "(it begins with a node, not a GlobalMetadata message); only schema "
+                             "0.0.4 and later is supported: convert it with a current chakra release");
             pb::GlobalMetadata meta;
             if (!meta.ParseFromArray(msg.data(), static_cast<int>(msg.size())))
                 return Status::error(source + ": the first message" + at(start) +
                                      " is not a valid Chakra GlobalMetadata (not a Chakra trace?)");
             metadata.version = meta.version();
             metadata.attrs.clear();
-            for (const auto& a : meta.attr()) metadata.attrs.push_back(to_plain(a));
+            for (const auto& a : meta.attr())
+                metadata.attrs.push_back(to_plain(a));
         } else {
             pnode.Clear();
             if (!pnode.ParseFromArray(msg.data(), static_cast<int>(msg.size())))

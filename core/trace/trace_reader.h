@@ -25,7 +25,8 @@ struct ReadOptions {
 };
 
 // Decodes a whole file into memory.
-Result<Trace> decode_trace(std::string_view bytes, const std::string& source, const ReadOptions& options = {});
+Result<Trace> decode_trace(std::string_view bytes, const std::string& source,
+                           const ReadOptions& options = {});
 
 // Streams the nodes of a file to `visit` one at a time (the Node is reused between calls), so a caller
 // that keeps a compact form never holds every decoded node at once. Fills `metadata` first.

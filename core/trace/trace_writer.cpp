@@ -1,8 +1,8 @@
 // Encoding plain Trace structs back to the Chakra wire format (used by `convert` and by generators).
 #include "core/trace/trace_reader.h"
 
-#include "core/trace/wire.h"
 #include "chakra.pb.h"
+#include "core/trace/wire.h"
 
 namespace astrolabe::trace {
 
@@ -12,7 +12,8 @@ namespace {
 
 template <typename List, typename Src>
 void fill(List* list, const Src& src) {
-    for (const auto& v : src) list->add_values(v);
+    for (const auto& v : src)
+        list->add_values(v);
 }
 
 void to_proto(const Attribute& a, pb::AttributeProto& out) {
@@ -23,37 +24,105 @@ void to_proto(const Attribute& a, pb::AttributeProto& out) {
     auto r0 = [&a] { return a.reals.empty() ? 0.0 : a.reals[0]; };
     auto s0 = [&a] { return a.strings.empty() ? std::string() : a.strings[0]; };
     switch (a.kind) {
-    case AttrKind::None: break;
-    case AttrKind::Double: out.set_double_val(r0()); break;
-    case AttrKind::DoubleList: fill(out.mutable_double_list(), a.reals); break;
-    case AttrKind::Float: out.set_float_val(static_cast<float>(r0())); break;
-    case AttrKind::FloatList: for (double v : a.reals) out.mutable_float_list()->add_values(static_cast<float>(v)); break;
-    case AttrKind::Int32: out.set_int32_val(static_cast<int32_t>(i0())); break;
-    case AttrKind::Int32List: for (auto v : a.ints) out.mutable_int32_list()->add_values(static_cast<int32_t>(v)); break;
-    case AttrKind::Int64: out.set_int64_val(i0()); break;
-    case AttrKind::Int64List: fill(out.mutable_int64_list(), a.ints); break;
-    case AttrKind::Uint32: out.set_uint32_val(static_cast<uint32_t>(u0())); break;
-    case AttrKind::Uint32List: for (auto v : a.uints) out.mutable_uint32_list()->add_values(static_cast<uint32_t>(v)); break;
-    case AttrKind::Uint64: out.set_uint64_val(u0()); break;
-    case AttrKind::Uint64List: fill(out.mutable_uint64_list(), a.uints); break;
-    case AttrKind::Sint32: out.set_sint32_val(static_cast<int32_t>(i0())); break;
-    case AttrKind::Sint32List: for (auto v : a.ints) out.mutable_sint32_list()->add_values(static_cast<int32_t>(v)); break;
-    case AttrKind::Sint64: out.set_sint64_val(i0()); break;
-    case AttrKind::Sint64List: fill(out.mutable_sint64_list(), a.ints); break;
-    case AttrKind::Fixed32: out.set_fixed32_val(static_cast<uint32_t>(u0())); break;
-    case AttrKind::Fixed32List: for (auto v : a.uints) out.mutable_fixed32_list()->add_values(static_cast<uint32_t>(v)); break;
-    case AttrKind::Fixed64: out.set_fixed64_val(u0()); break;
-    case AttrKind::Fixed64List: fill(out.mutable_fixed64_list(), a.uints); break;
-    case AttrKind::Sfixed32: out.set_sfixed32_val(static_cast<int32_t>(i0())); break;
-    case AttrKind::Sfixed32List: for (auto v : a.ints) out.mutable_sfixed32_list()->add_values(static_cast<int32_t>(v)); break;
-    case AttrKind::Sfixed64: out.set_sfixed64_val(i0()); break;
-    case AttrKind::Sfixed64List: fill(out.mutable_sfixed64_list(), a.ints); break;
-    case AttrKind::Bool: out.set_bool_val(u0() != 0); break;
-    case AttrKind::BoolList: for (auto v : a.uints) out.mutable_bool_list()->add_values(v != 0); break;
-    case AttrKind::String: out.set_string_val(s0()); break;
-    case AttrKind::StringList: fill(out.mutable_string_list(), a.strings); break;
-    case AttrKind::Bytes: out.set_bytes_val(s0()); break;
-    case AttrKind::BytesList: fill(out.mutable_bytes_list(), a.strings); break;
+    case AttrKind::None:
+        break;
+    case AttrKind::Double:
+        out.set_double_val(r0());
+        break;
+    case AttrKind::DoubleList:
+        fill(out.mutable_double_list(), a.reals);
+        break;
+    case AttrKind::Float:
+        out.set_float_val(static_cast<float>(r0()));
+        break;
+    case AttrKind::FloatList:
+        for (double v : a.reals)
+            out.mutable_float_list()->add_values(static_cast<float>(v));
+        break;
+    case AttrKind::Int32:
+        out.set_int32_val(static_cast<int32_t>(i0()));
+        break;
+    case AttrKind::Int32List:
+        for (auto v : a.ints)
+            out.mutable_int32_list()->add_values(static_cast<int32_t>(v));
+        break;
+    case AttrKind::Int64:
+        out.set_int64_val(i0());
+        break;
+    case AttrKind::Int64List:
+        fill(out.mutable_int64_list(), a.ints);
+        break;
+    case AttrKind::Uint32:
+        out.set_uint32_val(static_cast<uint32_t>(u0()));
+        break;
+    case AttrKind::Uint32List:
+        for (auto v : a.uints)
+            out.mutable_uint32_list()->add_values(static_cast<uint32_t>(v));
+        break;
+    case AttrKind::Uint64:
+        out.set_uint64_val(u0());
+        break;
+    case AttrKind::Uint64List:
+        fill(out.mutable_uint64_list(), a.uints);
+        break;
+    case AttrKind::Sint32:
+        out.set_sint32_val(static_cast<int32_t>(i0()));
+        break;
+    case AttrKind::Sint32List:
+        for (auto v : a.ints)
+            out.mutable_sint32_list()->add_values(static_cast<int32_t>(v));
+        break;
+    case AttrKind::Sint64:
+        out.set_sint64_val(i0());
+        break;
+    case AttrKind::Sint64List:
+        fill(out.mutable_sint64_list(), a.ints);
+        break;
+    case AttrKind::Fixed32:
+        out.set_fixed32_val(static_cast<uint32_t>(u0()));
+        break;
+    case AttrKind::Fixed32List:
+        for (auto v : a.uints)
+            out.mutable_fixed32_list()->add_values(static_cast<uint32_t>(v));
+        break;
+    case AttrKind::Fixed64:
+        out.set_fixed64_val(u0());
+        break;
+    case AttrKind::Fixed64List:
+        fill(out.mutable_fixed64_list(), a.uints);
+        break;
+    case AttrKind::Sfixed32:
+        out.set_sfixed32_val(static_cast<int32_t>(i0()));
+        break;
+    case AttrKind::Sfixed32List:
+        for (auto v : a.ints)
+            out.mutable_sfixed32_list()->add_values(static_cast<int32_t>(v));
+        break;
+    case AttrKind::Sfixed64:
+        out.set_sfixed64_val(i0());
+        break;
+    case AttrKind::Sfixed64List:
+        fill(out.mutable_sfixed64_list(), a.ints);
+        break;
+    case AttrKind::Bool:
+        out.set_bool_val(u0() != 0);
+        break;
+    case AttrKind::BoolList:
+        for (auto v : a.uints)
+            out.mutable_bool_list()->add_values(v != 0);
+        break;
+    case AttrKind::String:
+        out.set_string_val(s0());
+        break;
+    case AttrKind::StringList:
+        fill(out.mutable_string_list(), a.strings);
+        break;
+    case AttrKind::Bytes:
+        out.set_bytes_val(s0());
+        break;
+    case AttrKind::BytesList:
+        fill(out.mutable_bytes_list(), a.strings);
+        break;
     }
 }
 
@@ -90,7 +159,8 @@ std::string encode_trace(const Trace& trace) {
     std::string out;
     pb::GlobalMetadata meta;
     meta.set_version(trace.metadata.version);
-    for (const auto& a : trace.metadata.attrs) to_proto(a, *meta.add_attr());
+    for (const auto& a : trace.metadata.attrs)
+        to_proto(a, *meta.add_attr());
     append_framed(out, meta);
     pb::Node pn;
     for (const Node& n : trace.nodes) {
@@ -98,8 +168,10 @@ std::string encode_trace(const Trace& trace) {
         pn.set_id(n.id);
         pn.set_name(n.name);
         pn.set_type(static_cast<pb::NodeType>(n.raw_type ? n.raw_type : static_cast<uint32_t>(n.type)));
-        for (auto d : n.ctrl_deps) pn.add_ctrl_deps(d);
-        for (auto d : n.data_deps) pn.add_data_deps(d);
+        for (auto d : n.ctrl_deps)
+            pn.add_ctrl_deps(d);
+        for (auto d : n.data_deps)
+            pn.add_data_deps(d);
         pn.set_start_time_micros(n.start_time_micros);
         pn.set_duration_micros(n.duration_micros);
         if (!n.inputs.empty()) {
@@ -113,7 +185,8 @@ std::string encode_trace(const Trace& trace) {
             pn.mutable_outputs()->set_types(n.outputs.types);
         }
         if (trace.verbatim_attrs || !n.attrs.empty()) {
-            for (const auto& a : n.attrs) to_proto(a, *pn.add_attr());
+            for (const auto& a : n.attrs)
+                to_proto(a, *pn.add_attr());
         } else {
             typed_attrs_to_proto(n, pn);
         }

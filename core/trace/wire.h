@@ -47,11 +47,16 @@ public:
         f.number = static_cast<uint32_t>(key >> 3);
         f.wire_type = static_cast<WireType>(key & 7);
         switch (f.wire_type) {
-        case WireType::Varint: return read_varint(msg_, pos_, v) || fail();
-        case WireType::Fixed64: return skip(8);
-        case WireType::Fixed32: return skip(4);
-        case WireType::Len: return (read_varint(msg_, pos_, v) && skip(v)) || fail();
-        default: return true; // groups: report the field, payload walking stops being meaningful
+        case WireType::Varint:
+            return read_varint(msg_, pos_, v) || fail();
+        case WireType::Fixed64:
+            return skip(8);
+        case WireType::Fixed32:
+            return skip(4);
+        case WireType::Len:
+            return (read_varint(msg_, pos_, v) && skip(v)) || fail();
+        default:
+            return true; // groups: report the field, payload walking stops being meaningful
         }
     }
     bool malformed() const { return malformed_; }

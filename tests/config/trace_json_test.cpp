@@ -28,9 +28,10 @@ TEST_CASE("trace JSON: .et -> JSON -> .et is byte-identical", "[config][trace_js
     // Three writers: astra-sim's custom-collective ET (nodes with no attributes at all, which must not
     // gain an is_cpu_op on the way back), STAGE (int32 is_cpu_op, string lists) and chakra_generator's
     // node carrying every attribute value kind.
-    for (const char* rel : {"traces/astra-sim-custom-collective/custom_ring_allreduce_8npus_1MB/custom_allreduce.0.et",
-                            "traces/stage/gpt_dp2tp2pp2_4l/workload.0.et",
-                            "traces/chakra-generator/npus8_defaults/one_metadata_node_all_types.0.et"}) {
+    for (const char* rel :
+         {"traces/astra-sim-custom-collective/custom_ring_allreduce_8npus_1MB/custom_allreduce.0.et",
+          "traces/stage/gpt_dp2tp2pp2_4l/workload.0.et",
+          "traces/chakra-generator/npus8_defaults/one_metadata_node_all_types.0.et"}) {
         INFO(rel);
         std::string et = test::read_data(rel);
         CHECK(round_trip(et, rel) == et);
@@ -38,8 +39,8 @@ TEST_CASE("trace JSON: .et -> JSON -> .et is byte-identical", "[config][trace_js
 }
 
 TEST_CASE("trace JSON: wrong types are refused with the node and key named", "[config][trace_json]") {
-    auto r = config::trace_from_json(R"({"nodes": [{"id": "1", "name": "x", "type": "COMP_NODE", "duration_micros": [1]}]})",
-                                     "bad.json");
+    auto r = config::trace_from_json(
+        R"({"nodes": [{"id": "1", "name": "x", "type": "COMP_NODE", "duration_micros": [1]}]})", "bad.json");
     REQUIRE_FALSE(r.is_ok());
     CHECK_THAT(r.status().message(), Contains("bad.json"));
     CHECK_THAT(r.status().message(), Contains("duration_micros"));

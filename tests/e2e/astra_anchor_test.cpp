@@ -229,6 +229,7 @@ TEST_CASE("ASTRA-sim failure cases give a clear error or a documented result", "
         RunResult r = sim.value()->result();
         CHECK(r.complete);
         CHECK(r.total_ns > 0);
-        CHECK(r.stats.notes.count("BARRIER modelled as the smallest ALL_REDUCE (one byte per NPU per chunk)") == 1);
+        CHECK(r.stats.notes.count(
+                  "BARRIER modelled as the smallest ALL_REDUCE (one byte per NPU per chunk)") == 1);
     }
 }

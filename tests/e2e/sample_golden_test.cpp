@@ -19,7 +19,8 @@ namespace {
 
 class DirTraceSource final : public TraceSource {
 public:
-    DirTraceSource(std::string dir, std::string stem, int64_t n) : dir_(std::move(dir)), stem_(std::move(stem)), n_(n) {}
+    DirTraceSource(std::string dir, std::string stem, int64_t n)
+        : dir_(std::move(dir)), stem_(std::move(stem)), n_(n) {}
     int64_t count() const override { return n_; }
     Status read(uint32_t rank, std::string& bytes, std::string& name) override {
         name = dir_ + "/" + stem_ + "." + std::to_string(rank) + ".et";
@@ -39,7 +40,8 @@ std::string strip_host_fields(const std::string& report) {
         size_t eol = report.find('\n', pos);
         if (eol == std::string::npos) eol = report.size();
         std::string line = report.substr(pos, eol - pos);
-        if (line.find("\"wall_s\"") == std::string::npos && line.find("\"events_per_s\"") == std::string::npos)
+        if (line.find("\"wall_s\"") == std::string::npos &&
+            line.find("\"events_per_s\"") == std::string::npos)
             out += line + "\n";
         pos = eol + 1;
     }

@@ -16,8 +16,10 @@ void place(int32_t lo, int32_t hi, int32_t parent, uint32_t member, TreePosition
         if (root + 1 <= hi) out.right = root + 1 + (hi - root - 1) / 2;
         return;
     }
-    if (static_cast<int32_t>(member) < root) place(lo, root - 1, root, member, out, found);
-    else place(root + 1, hi, root, member, out, found);
+    if (static_cast<int32_t>(member) < root)
+        place(lo, root - 1, root, member, out, found);
+    else
+        place(root + 1, hi, root, member, out, found);
 }
 } // namespace
 
@@ -38,8 +40,8 @@ TreePosition tree_position(uint32_t n, uint32_t member, bool min_tree) {
     return p;
 }
 
-DoubleBinaryTreePhase::DoubleBinaryTreePhase(uint64_t data_size, const PhaseMembers& members, uint32_t my_index,
-                                             bool min_tree)
+DoubleBinaryTreePhase::DoubleBinaryTreePhase(uint64_t data_size, const PhaseMembers& members,
+                                             uint32_t my_index, bool min_tree)
     : members_(members), size_(data_size) {
     SIM_ASSERT(members.size >= 2 && (members.size & (members.size - 1)) == 0,
                "doubleBinaryTree needs a power-of-two number of members");

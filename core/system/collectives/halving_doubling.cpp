@@ -46,9 +46,13 @@ uint32_t HalvingDoublingPhase::peer() const {
     return static_cast<uint32_t>(((idx % n_) + n_) % n_);
 }
 
-void HalvingDoublingPhase::on_start(PhaseActions& act) { insert_packet(act); }
+void HalvingDoublingPhase::on_start(PhaseActions& act) {
+    insert_packet(act);
+}
 
-void HalvingDoublingPhase::on_packet_received(PhaseActions& act) { insert_packet(act); }
+void HalvingDoublingPhase::on_packet_received(PhaseActions& act) {
+    insert_packet(act);
+}
 
 void HalvingDoublingPhase::on_bundle_done(PhaseActions& act) {
     ++free_packets_;

@@ -23,10 +23,18 @@ std::vector<config::AlgorithmChoice> implementations(PhaseType type, const confi
                                                      const LogicalTopology& topo) {
     int kind = 0;
     switch (type) {
-    case PhaseType::AllReduce: kind = int(config::CollectiveKind::AllReduce); break;
-    case PhaseType::AllGather: kind = int(config::CollectiveKind::AllGather); break;
-    case PhaseType::ReduceScatter: kind = int(config::CollectiveKind::ReduceScatter); break;
-    case PhaseType::AllToAll: kind = int(config::CollectiveKind::AllToAll); break;
+    case PhaseType::AllReduce:
+        kind = int(config::CollectiveKind::AllReduce);
+        break;
+    case PhaseType::AllGather:
+        kind = int(config::CollectiveKind::AllGather);
+        break;
+    case PhaseType::ReduceScatter:
+        kind = int(config::CollectiveKind::ReduceScatter);
+        break;
+    case PhaseType::AllToAll:
+        kind = int(config::CollectiveKind::AllToAll);
+        break;
     }
     if (sys.implementation[kind].empty()) return std::vector<config::AlgorithmChoice>(topo.sizes.size());
     return sys.implementation[kind];
@@ -78,11 +86,13 @@ std::vector<PhaseSpec> plan_collective(const PlanRequest& req, const config::Sys
         if (involved && topo.sizes[d] > 1) dims.push_back(d);
     }
     if (dims.empty()) return phases;
-    if (req.type == PhaseType::AllReduce && sys.collective_optimization == config::CollectiveOptimization::LocalBWAware &&
-        dims.size() > 1) {
+    if (req.type == PhaseType::AllReduce &&
+        sys.collective_optimization == config::CollectiveOptimization::LocalBWAware && dims.size() > 1) {
         for (size_t i = 0; i + 1 < dims.size(); ++i)
-            phases.push_back(dim_phase(PhaseType::ReduceScatter, dims[i], algs[dims[i]], topo, req.npu, true));
-        phases.push_back(dim_phase(PhaseType::AllReduce, dims.back(), algs[dims.back()], topo, req.npu, true));
+            phases.push_back(
+                dim_phase(PhaseType::ReduceScatter, dims[i], algs[dims[i]], topo, req.npu, true));
+        phases.push_back(
+            dim_phase(PhaseType::AllReduce, dims.back(), algs[dims.back()], topo, req.npu, true));
         for (size_t i = dims.size() - 1; i-- > 0;)
             phases.push_back(dim_phase(PhaseType::AllGather, dims[i], algs[dims[i]], topo, req.npu, false));
         return phases;
@@ -92,11 +102,13 @@ std::vector<PhaseSpec> plan_collective(const PlanRequest& req, const config::Sys
             phases.push_back(dim_phase(req.type, dims[i], algs[dims[i]], topo, req.npu, true));
         return phases;
     }
-    for (size_t d : dims) phases.push_back(dim_phase(req.type, d, algs[d], topo, req.npu, true));
+    for (size_t d : dims)
+        phases.push_back(dim_phase(req.type, d, algs[d], topo, req.npu, true));
     return phases;
 }
 
-std::unique_ptr<PhaseAlgorithm> make_phase_algorithm(const PhaseSpec& spec, uint64_t data_size, bool min_tree) {
+std::unique_ptr<PhaseAlgorithm> make_phase_algorithm(const PhaseSpec& spec, uint64_t data_size,
+                                                     bool min_tree) {
     switch (spec.algorithm.algorithm) {
     case config::CollectiveAlgorithm::Ring:
         return std::make_unique<RingPhase>(spec.type, data_size, spec.members, spec.my_index, false, -1,

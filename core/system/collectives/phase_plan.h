@@ -58,6 +58,7 @@ std::vector<PhaseSpec> plan_collective(const PlanRequest& req, const config::Sys
 
 // Builds the algorithm object of one phase for a chunk of `data_size` bytes. `min_tree` picks the tree of
 // a doubleBinaryTree phase.
-std::unique_ptr<PhaseAlgorithm> make_phase_algorithm(const PhaseSpec& spec, uint64_t data_size, bool min_tree);
+std::unique_ptr<PhaseAlgorithm> make_phase_algorithm(const PhaseSpec& spec, uint64_t data_size,
+                                                     bool min_tree);
 
 } // namespace astrolabe

@@ -6,17 +6,22 @@ namespace astrolabe {
 
 const char* phase_type_name(PhaseType t) {
     switch (t) {
-    case PhaseType::AllReduce: return "ALL_REDUCE";
-    case PhaseType::AllGather: return "ALL_GATHER";
-    case PhaseType::ReduceScatter: return "REDUCE_SCATTER";
-    case PhaseType::AllToAll: return "ALL_TO_ALL";
+    case PhaseType::AllReduce:
+        return "ALL_REDUCE";
+    case PhaseType::AllGather:
+        return "ALL_GATHER";
+    case PhaseType::ReduceScatter:
+        return "REDUCE_SCATTER";
+    case PhaseType::AllToAll:
+        return "ALL_TO_ALL";
     }
     return "?";
 }
 
-RingPhase::RingPhase(PhaseType type, uint64_t data_size, const PhaseMembers& members, uint32_t my_index, bool direct,
-                     int window, bool clockwise)
-    : type_(type), members_(members), n_(members.size), me_(my_index), direct_(direct), dir_(clockwise ? 1 : -1) {
+RingPhase::RingPhase(PhaseType type, uint64_t data_size, const PhaseMembers& members, uint32_t my_index,
+                     bool direct, int window, bool clockwise)
+    : type_(type), members_(members), n_(members.size), me_(my_index), direct_(direct),
+      dir_(clockwise ? 1 : -1) {
     SIM_ASSERT(n_ >= 2, "a ring phase needs at least two members");
     switch (type_) {
     case PhaseType::AllReduce:
@@ -41,7 +46,8 @@ RingPhase::RingPhase(PhaseType type, uint64_t data_size, const PhaseMembers& mem
         break;
     }
     if (direct_) {
-        parallel_ = (window > 0 && static_cast<uint32_t>(window) < n_ - 1) ? static_cast<uint32_t>(window) : n_ - 1;
+        parallel_ =
+            (window > 0 && static_cast<uint32_t>(window) < n_ - 1) ? static_cast<uint32_t>(window) : n_ - 1;
         nonzero_per_round_ = parallel_;
     } else {
         parallel_ = 1;
@@ -57,7 +63,8 @@ uint32_t RingPhase::step(uint32_t index, int delta) const {
 }
 
 void RingPhase::on_start(PhaseActions& act) {
-    for (uint32_t i = 0; i < parallel_; ++i) insert_packet(act);
+    for (uint32_t i = 0; i < parallel_; ++i)
+        insert_packet(act);
 }
 
 void RingPhase::on_packet_received(PhaseActions& act) {
@@ -71,7 +78,8 @@ void RingPhase::on_bundle_done(PhaseActions& act) {
         // Second half of a direct all-reduce: wait until every reduce-scatter piece has arrived, then send
         // the whole all-gather burst at once.
         if (received_ < middle_point_) return;
-        for (uint32_t i = 0; i < parallel_; ++i) ready(act);
+        for (uint32_t i = 0; i < parallel_; ++i)
+            ready(act);
     } else {
         ready(act);
     }

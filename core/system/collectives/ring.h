@@ -44,7 +44,7 @@ private:
     uint32_t n_;
     uint32_t me_;
     bool direct_;
-    int dir_; // +1 clockwise, -1 anticlockwise
+    int dir_;                    // +1 clockwise, -1 anticlockwise
     uint32_t parallel_;          // P: packets in flight
     uint32_t nonzero_per_round_; // "non-zero-latency" packets per round
     uint32_t middle_point_;      // N-1

@@ -18,10 +18,10 @@ struct CollectiveEngine::Stream {
     bool live = false;
     int64_t priority = 0;
     uint64_t tag = 0;
-    uint64_t data_size = 0;               // input of the next phase
-    uint32_t min_tree_bits = 0;           // bit p: phase p runs on the MIN tree (doubleBinaryTree)
-    bool local = false;                   // current phase is a group ring (fixed 10 ns packets)
-    std::deque<uint64_t> bundle_bytes;    // sizes of bundles in their endpoint delay, oldest first
+    uint64_t data_size = 0;            // input of the next phase
+    uint32_t min_tree_bits = 0;        // bit p: phase p runs on the MIN tree (doubleBinaryTree)
+    bool local = false;                // current phase is a group ring (fixed 10 ns packets)
+    std::deque<uint64_t> bundle_bytes; // sizes of bundles in their endpoint delay, oldest first
     std::unique_ptr<PhaseAlgorithm> algo;
 };
 
@@ -47,7 +47,9 @@ struct CollectiveEngine::Npu {
 class CollectiveEngine::Actions final : public PhaseActions {
 public:
     Actions(CollectiveEngine& e, uint32_t s) : e_(e), s_(s) {}
-    void release_bundle(bool processing, uint64_t bytes) override { e_.release_bundle(s_, processing, bytes); }
+    void release_bundle(bool processing, uint64_t bytes) override {
+        e_.release_bundle(s_, processing, bytes);
+    }
     void send(uint32_t dst, uint64_t bytes) override {
         const Stream& st = e_.streams_[s_];
         ++e_.stats_.packets;
@@ -81,7 +83,8 @@ CollectiveEngine::~CollectiveEngine() = default;
 
 size_t CollectiveEngine::live_streams(uint32_t npu) const {
     size_t n = 0;
-    for (const auto& q : npus_[npu].queues) n += q.size();
+    for (const auto& q : npus_[npu].queues)
+        n += q.size();
     return n;
 }
 
@@ -130,7 +133,8 @@ void CollectiveEngine::start(uint32_t npu, const CollectiveRequest& req) {
     }
     if (phases.empty() || size == 0 || chunk == 0) {
         // Nothing to communicate (a group of one, only size-1 dimensions, an empty all-gather). ASTRA-sim
-        // never completes such a collective; we complete it at once (documented in docs/astra-differences.md).
+        // never completes such a collective; we complete it at once (documented in
+        // docs/astra-differences.md).
         buckets_.add(npu, 0, req.on_done);
         return;
     }
@@ -151,10 +155,11 @@ void CollectiveEngine::start(uint32_t npu, const CollectiveRequest& req) {
 
     Npu& n = npus_[npu];
     // One priority per collective: its chunks queue in creation order under both policies.
-    int64_t priority =
-        sys_.scheduling_policy == config::SchedulingPolicy::FIFO ? n.priority_counter-- : n.priority_counter++;
+    int64_t priority = sys_.scheduling_policy == config::SchedulingPolicy::FIFO ? n.priority_counter--
+                                                                                : n.priority_counter++;
     uint32_t count = 0;
-    for (uint64_t remaining = size; remaining > 0; ++count) remaining = chunk > remaining ? 0 : remaining - chunk;
+    for (uint64_t remaining = size; remaining > 0; ++count)
+        remaining = chunk > remaining ? 0 : remaining - chunk;
     d.total = count;
     stats_.streams += count;
     // Chunks are made and started one at a time, as ASTRA-sim does: each may start its first phase
@@ -194,7 +199,9 @@ uint64_t CollectiveEngine::next_tag(uint32_t npu, uint32_t group_id) {
 void CollectiveEngine::insert_ordered(std::vector<uint32_t>& list, uint32_t s) {
     // Behind every running stream and every waiting stream of equal or higher priority.
     size_t i = 0;
-    while (i < list.size() && (streams_[list[i]].initialized || streams_[list[i]].priority >= streams_[s].priority)) ++i;
+    while (i < list.size() &&
+           (streams_[list[i]].initialized || streams_[list[i]].priority >= streams_[s].priority))
+        ++i;
     list.insert(list.begin() + static_cast<std::ptrdiff_t>(i), s);
 }
 
@@ -271,7 +278,8 @@ void CollectiveEngine::release_bundle(uint32_t s, bool processing, uint64_t byte
     st.bundle_bytes.push_back(bytes);
     // Group rings take ASTRA-sim's fixed 10 ns local path; everything else pays the endpoint delay.
     uint32_t delay = st.local ? 10 : endpoint_delay_;
-    buckets_.add(st.npu, delay, Callback{this, processing ? kBundleProcessed : kBundle, pack(s, st.generation)});
+    buckets_.add(st.npu, delay,
+                 Callback{this, processing ? kBundleProcessed : kBundle, pack(s, st.generation)});
 }
 
 void CollectiveEngine::on_event(uint32_t kind, uint64_t arg) {
@@ -287,10 +295,17 @@ void CollectiveEngine::on_event(uint32_t kind, uint64_t arg) {
         buckets_.add(streams_[s].npu, mem_cost(bytes), Callback{this, kBundle | 0x100u, arg});
         return;
     }
-    case kBundle: streams_[s].bundle_bytes.pop_front(); [[fallthrough]];
-    case kBundle | 0x100u: run_actions(s, &PhaseAlgorithm::on_bundle_done); break;
-    case kPacketReceived: run_actions(s, &PhaseAlgorithm::on_packet_received); break;
-    default: SIM_ASSERT(false, "unknown collective event kind");
+    case kBundle:
+        streams_[s].bundle_bytes.pop_front();
+        [[fallthrough]];
+    case kBundle | 0x100u:
+        run_actions(s, &PhaseAlgorithm::on_bundle_done);
+        break;
+    case kPacketReceived:
+        run_actions(s, &PhaseAlgorithm::on_packet_received);
+        break;
+    default:
+        SIM_ASSERT(false, "unknown collective event kind");
     }
 }
 

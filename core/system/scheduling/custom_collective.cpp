@@ -7,8 +7,8 @@
 
 namespace astrolabe {
 
-void CustomCollectives::start(uint32_t npu, const WorkloadGraph& algorithm, const std::vector<uint32_t>* ranks,
-                              const Callback& done) {
+void CustomCollectives::start(uint32_t npu, const WorkloadGraph& algorithm,
+                              const std::vector<uint32_t>* ranks, const Callback& done) {
     Run& r = runs_[npu];
     SIM_ASSERT(r.graph == nullptr, "one custom collective per NPU at a time");
     r.graph = &algorithm;
@@ -41,11 +41,15 @@ void CustomCollectives::issue_ready(uint32_t npu) {
             switch (n.kind) {
             case NodeKind::Send:
                 ++r.in_flight;
-                matcher_.send(MessageKey{MessageSpace::Workload, n.tag % 500000000u, npu, npu_of(r, n.peer), n.bytes}, cb);
+                matcher_.send(
+                    MessageKey{MessageSpace::Workload, n.tag % 500000000u, npu, npu_of(r, n.peer), n.bytes},
+                    cb);
                 break;
             case NodeKind::Recv:
                 ++r.in_flight;
-                matcher_.recv(MessageKey{MessageSpace::Workload, n.tag % 500000000u, npu_of(r, n.peer), npu, n.bytes}, cb);
+                matcher_.recv(
+                    MessageKey{MessageSpace::Workload, n.tag % 500000000u, npu_of(r, n.peer), npu, n.bytes},
+                    cb);
                 break;
             case NodeKind::Compute:
                 ++r.in_flight;

@@ -29,7 +29,8 @@ public:
     // Runs `algorithm` (the ET of this NPU's position) on `npu`; `ranks` maps algorithm ranks to NPU ids
     // (null = identity). `done` runs when it finishes. One custom collective per NPU at a time (the
     // executor's communication slot guarantees it).
-    void start(uint32_t npu, const WorkloadGraph& algorithm, const std::vector<uint32_t>* ranks, const Callback& done);
+    void start(uint32_t npu, const WorkloadGraph& algorithm, const std::vector<uint32_t>* ranks,
+               const Callback& done);
     void on_event(uint32_t kind, uint64_t arg) override;
     bool active(uint32_t npu) const { return runs_[npu].graph != nullptr; }
 
@@ -44,7 +45,9 @@ private:
     };
     enum Kind : uint32_t { kNodeDone = 1, kEmpty = 2 };
     static uint64_t pack(uint32_t npu, uint32_t node) { return uint64_t(npu) << 32 | node; }
-    uint32_t npu_of(const Run& r, uint32_t algo_rank) const { return r.ranks ? (*r.ranks)[algo_rank] : algo_rank; }
+    uint32_t npu_of(const Run& r, uint32_t algo_rank) const {
+        return r.ranks ? (*r.ranks)[algo_rank] : algo_rank;
+    }
     void issue_ready(uint32_t npu);
     void finish(uint32_t npu, uint32_t node);
 

@@ -5,7 +5,8 @@
 namespace astrolabe {
 
 P2PMatcher::Entry& P2PMatcher::entry(Channel& c, uint64_t occurrence) {
-    while (c.base + c.entries.size() <= occurrence) c.entries.emplace_back();
+    while (c.base + c.entries.size() <= occurrence)
+        c.entries.emplace_back();
     return c.entries[occurrence - c.base];
 }
 

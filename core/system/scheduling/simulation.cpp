@@ -1,7 +1,7 @@
 #include "core/system/scheduling/simulation.h"
 
-#include "core/network/analytical_network.h"
 #include "core/config/config_parse.h"
+#include "core/network/analytical_network.h"
 #include "core/network/topology.h"
 #include "core/system/collectives/phase_plan.h"
 
@@ -16,25 +16,35 @@ const char* network_model_name(NetworkModelKind k) {
 
 const char* compute_model_name(ComputeModelKind k) {
     switch (k) {
-    case ComputeModelKind::FromSystem: return "system";
-    case ComputeModelKind::Trace: return "trace";
-    case ComputeModelKind::Roofline: return "roofline";
+    case ComputeModelKind::FromSystem:
+        return "system";
+    case ComputeModelKind::Trace:
+        return "trace";
+    case ComputeModelKind::Roofline:
+        return "roofline";
     }
     return "?";
 }
 
 bool parse_network_model(const std::string& s, NetworkModelKind& out) {
-    if (s == "analytical") out = NetworkModelKind::Analytical;
-    else if (s == "congestion") out = NetworkModelKind::Congestion;
-    else return false;
+    if (s == "analytical")
+        out = NetworkModelKind::Analytical;
+    else if (s == "congestion")
+        out = NetworkModelKind::Congestion;
+    else
+        return false;
     return true;
 }
 
 bool parse_compute_model(const std::string& s, ComputeModelKind& out) {
-    if (s == "trace") out = ComputeModelKind::Trace;
-    else if (s == "roofline") out = ComputeModelKind::Roofline;
-    else if (s == "system") out = ComputeModelKind::FromSystem;
-    else return false;
+    if (s == "trace")
+        out = ComputeModelKind::Trace;
+    else if (s == "roofline")
+        out = ComputeModelKind::Roofline;
+    else if (s == "system")
+        out = ComputeModelKind::FromSystem;
+    else
+        return false;
     return true;
 }
 
@@ -42,14 +52,19 @@ int collective_kind_of(trace::CollectiveType t) {
     switch (t) {
     case trace::CollectiveType::AllReduce:
     case trace::CollectiveType::Reduce:
-    case trace::CollectiveType::Barrier: return int(config::CollectiveKind::AllReduce);
+    case trace::CollectiveType::Barrier:
+        return int(config::CollectiveKind::AllReduce);
     case trace::CollectiveType::AllGather:
     case trace::CollectiveType::Gather:
-    case trace::CollectiveType::Scatter: return int(config::CollectiveKind::AllGather);
+    case trace::CollectiveType::Scatter:
+        return int(config::CollectiveKind::AllGather);
     case trace::CollectiveType::ReduceScatter:
-    case trace::CollectiveType::ReduceScatterBlock: return int(config::CollectiveKind::ReduceScatter);
-    case trace::CollectiveType::AllToAll: return int(config::CollectiveKind::AllToAll);
-    case trace::CollectiveType::Broadcast: return -1;
+    case trace::CollectiveType::ReduceScatterBlock:
+        return int(config::CollectiveKind::ReduceScatter);
+    case trace::CollectiveType::AllToAll:
+        return int(config::CollectiveKind::AllToAll);
+    case trace::CollectiveType::Broadcast:
+        return -1;
     }
     return -1;
 }
@@ -81,7 +96,8 @@ Status check_custom(const SimulationInput& in, const std::string& source) {
         for (const auto& g : in.graphs)
             for (const auto& n : g.nodes)
                 if (n.kind == NodeKind::Collective && collective_kind_of(n.collective) == k)
-                    needed = std::max(needed, n.peer == 0 ? in.graphs.size() : in.groups.groups[n.peer].ranks.size());
+                    needed = std::max(needed,
+                                      n.peer == 0 ? in.graphs.size() : in.groups.groups[n.peer].ranks.size());
         if (needed > ets.size()) {
             problems.add(source + ": " + kKeys[k] + ": " + std::to_string(ets.size()) +
                          " ET file(s) but a collective of " + std::to_string(needed) +
@@ -90,16 +106,16 @@ Status check_custom(const SimulationInput& in, const std::string& source) {
         }
         for (size_t pos = 0; pos < needed; ++pos)
             for (const auto& n : ets[pos].nodes) {
-                bool ok_kind = n.kind == NodeKind::Send || n.kind == NodeKind::Recv || n.kind == NodeKind::Compute ||
-                               n.kind == NodeKind::Nop;
+                bool ok_kind = n.kind == NodeKind::Send || n.kind == NodeKind::Recv ||
+                               n.kind == NodeKind::Compute || n.kind == NodeKind::Nop;
                 bool ok_peer = !(n.kind == NodeKind::Send || n.kind == NodeKind::Recv) || n.peer < needed;
                 if (!ok_kind || !ok_peer) {
-                    problems.add(source + ": " + kKeys[k] + ": ET of position " + std::to_string(pos) + ", node " +
-                                 std::to_string(n.id) + ": " +
+                    problems.add(source + ": " + kKeys[k] + ": ET of position " + std::to_string(pos) +
+                                 ", node " + std::to_string(n.id) + ": " +
                                  (!ok_kind ? std::string("a ") + node_kind_name(n.kind) +
                                                  " node; only sends, receives and compute nodes were expected"
-                                           : "peer rank " + std::to_string(n.peer) + " is outside the group of " +
-                                                 std::to_string(needed)));
+                                           : "peer rank " + std::to_string(n.peer) +
+                                                 " is outside the group of " + std::to_string(needed)));
                     return problems;
                 }
             }
@@ -125,15 +141,16 @@ Status check_collectives(const config::SystemConfig& sys, const config::NetworkC
         for (size_t d = 0; d < list.size() && d < net.dims.size(); ++d) {
             auto a = list[d].algorithm;
             uint32_t n = net.dims[d].npus;
-            std::string where = source + ": " + kKeys[k] + "[" + std::to_string(d) + "]: " +
-                                config::algorithm_spelling(list[d]);
-            if (a == config::CollectiveAlgorithm::HalvingDoubling && k == int(config::CollectiveKind::AllToAll))
+            std::string where = source + ": " + kKeys[k] + "[" + std::to_string(d) +
+                                "]: " + config::algorithm_spelling(list[d]);
+            if (a == config::CollectiveAlgorithm::HalvingDoubling &&
+                k == int(config::CollectiveKind::AllToAll))
                 problems.add(where + " cannot run an all-to-all; use ring or direct");
             else if ((a == config::CollectiveAlgorithm::HalvingDoubling ||
                       a == config::CollectiveAlgorithm::DoubleBinaryTree) &&
                      (n & (n - 1)) != 0)
-                problems.add(where + " needs a power-of-two number of NPUs in dimension " + std::to_string(d) +
-                             ", which has " + std::to_string(n));
+                problems.add(where + " needs a power-of-two number of NPUs in dimension " +
+                             std::to_string(d) + ", which has " + std::to_string(n));
         }
     }
     return problems;
@@ -170,12 +187,15 @@ Result<std::unique_ptr<Simulation>> Simulation::create(SimulationInput input) {
     bool roofline = input.compute_model == ComputeModelKind::Roofline ||
                     (input.compute_model == ComputeModelKind::FromSystem && input.system.roofline_enabled);
     if (roofline && (input.system.peak_perf_tflops <= 0 || input.system.local_mem_bw_gbps <= 0))
-        problems.add("system: the roofline compute model needs 'peak-perf' (TFLOPS) and 'local-mem-bw' (GB/s) > 0");
-    problems.merge(check_collectives(input.system, input.network, used_collective_kinds(input.graphs, input.groups), "system"));
+        problems.add(
+            "system: the roofline compute model needs 'peak-perf' (TFLOPS) and 'local-mem-bw' (GB/s) > 0");
+    problems.merge(check_collectives(input.system, input.network,
+                                     used_collective_kinds(input.graphs, input.groups), "system"));
     problems.merge(check_custom(input, "system"));
     uint64_t memory_nodes = 0;
     for (const auto& g : input.graphs)
-        for (const auto& n : g.nodes) memory_nodes += n.kind == NodeKind::MemLoad || n.kind == NodeKind::MemStore;
+        for (const auto& n : g.nodes)
+            memory_nodes += n.kind == NodeKind::MemLoad || n.kind == NodeKind::MemStore;
     if (memory_nodes > 0 && input.memory.type == config::MemoryType::NoExpansion)
         problems.add("workload: " + std::to_string(memory_nodes) +
                      " memory load/store node(s) but no remote memory; pass a remote-memory configuration "
@@ -185,7 +205,8 @@ Result<std::unique_ptr<Simulation>> Simulation::create(SimulationInput input) {
     std::unique_ptr<Simulation> sim(new Simulation());
     sim->input_ = std::move(input);
     const SimulationInput& in = sim->input_;
-    for (const auto& g : in.graphs) sim->nodes_total_ += g.size();
+    for (const auto& g : in.graphs)
+        sim->nodes_total_ += g.size();
     auto parts = std::make_unique<Parts>();
     Parts& p = *parts;
     auto n = static_cast<uint32_t>(npus);
@@ -201,13 +222,15 @@ Result<std::unique_ptr<Simulation>> Simulation::create(SimulationInput input) {
                                                        in.system.endpoint_delay_ns);
     p.custom = std::make_unique<CustomCollectives>(*p.buckets, *p.matcher, n);
     ExecutorOptions opt;
-    for (int k = 0; k < config::kCollectiveKinds; ++k) opt.custom[k] = &in.custom[k];
+    for (int k = 0; k < config::kCollectiveKinds; ++k)
+        opt.custom[k] = &in.custom[k];
     opt.roofline = roofline;
     opt.roofline_params = RooflineParams{in.system.peak_perf_tflops, in.system.local_mem_bw_gbps};
     opt.replay_only = in.system.replay_only;
     opt.keep_timeline = in.keep_timeline;
-    p.executor = std::make_unique<WorkloadExecutor>(p.engine, *p.buckets, *p.matcher, *p.collectives, *p.custom, p.memory.get(),
-                                                    in.groups, opt, in.graphs, p.stats);
+    p.executor =
+        std::make_unique<WorkloadExecutor>(p.engine, *p.buckets, *p.matcher, *p.collectives, *p.custom,
+                                           p.memory.get(), in.groups, opt, in.graphs, p.stats);
     p.executor->start();
     sim->parts_ = std::move(parts);
     return sim;
@@ -218,25 +241,37 @@ bool Simulation::run_slice(uint64_t max_events) {
     return !parts_->engine.idle();
 }
 
-TimeNs Simulation::now() const { return parts_->engine.now(); }
-uint64_t Simulation::events() const { return parts_->engine.stats().events; }
-uint64_t Simulation::nodes_done() const { return parts_->executor->nodes_done(); }
-bool Simulation::roofline() const { return parts_->roofline; }
+TimeNs Simulation::now() const {
+    return parts_->engine.now();
+}
+uint64_t Simulation::events() const {
+    return parts_->engine.stats().events;
+}
+uint64_t Simulation::nodes_done() const {
+    return parts_->executor->nodes_done();
+}
+bool Simulation::roofline() const {
+    return parts_->roofline;
+}
 
 RunResult Simulation::result() const {
     RunResult r;
     r.stats = parts_->stats;
-    for (const auto& s : r.stats.npus) r.total_ns = std::max(r.total_ns, s.finish_ns);
+    for (const auto& s : r.stats.npus)
+        r.total_ns = std::max(r.total_ns, s.finish_ns);
     r.events = parts_->engine.stats().events;
     r.peak_queue = parts_->engine.stats().peak_queue;
     r.messages = parts_->network->messages();
     r.message_bytes = parts_->network->bytes();
     r.complete = parts_->executor->all_finished();
     for (const auto& m : parts_->matcher->unmatched())
-        if (m.send_posted && !m.recv_posted && m.key.space == MessageSpace::Workload) r.unreceived.push_back(m);
-    std::sort(r.unreceived.begin(), r.unreceived.end(), [](const UnmatchedMessage& a, const UnmatchedMessage& b) {
-        return std::tie(a.key.src, a.key.dst, a.key.tag, a.key.bytes) < std::tie(b.key.src, b.key.dst, b.key.tag, b.key.bytes);
-    });
+        if (m.send_posted && !m.recv_posted && m.key.space == MessageSpace::Workload)
+            r.unreceived.push_back(m);
+    std::sort(r.unreceived.begin(), r.unreceived.end(),
+              [](const UnmatchedMessage& a, const UnmatchedMessage& b) {
+                  return std::tie(a.key.src, a.key.dst, a.key.tag, a.key.bytes) <
+                         std::tie(b.key.src, b.key.dst, b.key.tag, b.key.bytes);
+              });
     if (!r.complete) {
         r.stuck = parts_->executor->stuck_nodes();
         r.total_ns = std::max(r.total_ns, parts_->engine.now());

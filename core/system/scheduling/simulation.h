@@ -39,7 +39,7 @@ struct SimulationInput {
 
 struct RunResult {
     RunStats stats;
-    TimeNs total_ns = 0;  // the last NPU's finish
+    TimeNs total_ns = 0; // the last NPU's finish
     uint64_t events = 0;
     uint64_t peak_queue = 0;
     uint64_t messages = 0;      // network messages

@@ -12,19 +12,21 @@ using trace::CollectiveType;
 // [SECTION] set-up and slots
 
 WorkloadExecutor::WorkloadExecutor(Engine& engine, NpuBuckets& buckets, P2PMatcher& matcher,
-                                   CollectiveEngine& collectives, CustomCollectives& custom, RemoteMemory* memory, const GroupTable& groups,
+                                   CollectiveEngine& collectives, CustomCollectives& custom,
+                                   RemoteMemory* memory, const GroupTable& groups,
                                    const ExecutorOptions& options, const std::vector<WorkloadGraph>& graphs,
                                    RunStats& stats)
-    : engine_(engine), buckets_(buckets), matcher_(matcher), collectives_(collectives), custom_(custom), memory_(memory),
-      groups_(groups), options_(options), graphs_(graphs), stats_(stats), npus_(graphs.size()),
-      collective_index_(groups.groups.size()) {
+    : engine_(engine), buckets_(buckets), matcher_(matcher), collectives_(collectives), custom_(custom),
+      memory_(memory), groups_(groups), options_(options), graphs_(graphs), stats_(stats),
+      npus_(graphs.size()), collective_index_(groups.groups.size()) {
     stats_.npus.assign(graphs.size(), {});
     unfinished_ = static_cast<uint32_t>(graphs.size());
     for (size_t i = 0; i < graphs.size(); ++i) {
         Npu& s = npus_[i];
         const WorkloadGraph& g = graphs[i];
         s.parents_left.resize(g.size());
-        for (size_t k = 0; k < g.size(); ++k) s.parents_left[k] = g.nodes[k].parents;
+        for (size_t k = 0; k < g.size(); ++k)
+            s.parents_left[k] = g.nodes[k].parents;
         s.group_ordinal.assign(groups.groups.size(), 0);
         stats_.npus[i].nodes = g.size();
     }
@@ -33,9 +35,12 @@ WorkloadExecutor::WorkloadExecutor(Engine& engine, NpuBuckets& buckets, P2PMatch
 WorkloadExecutor::Slot WorkloadExecutor::slot_of(const GraphNode& n) const {
     if (n.has(kCpuOp)) return kCpu;
     switch (n.kind) {
-    case NodeKind::Compute: return kGpuComp;
-    case NodeKind::Recv: return kNoSlot;
-    default: return kGpuComm;
+    case NodeKind::Compute:
+        return kGpuComp;
+    case NodeKind::Recv:
+        return kNoSlot;
+    default:
+        return kGpuComm;
     }
 }
 
@@ -84,7 +89,8 @@ void WorkloadExecutor::issue_ready(uint32_t npu) {
         issue(npu, node);
     }
     s.in_pass = false;
-    for (uint32_t node : s.deferred) push_ready(npu, node);
+    for (uint32_t node : s.deferred)
+        push_ready(npu, node);
     bool had_deferred = !s.deferred.empty();
     s.deferred.clear();
     // Nothing in flight means no completion will come to look at what the pass made ready; ASTRA-sim
@@ -119,7 +125,9 @@ void WorkloadExecutor::issue(uint32_t npu, uint32_t node) {
         return schedule_done(npu, node, t);
     }
     switch (n.kind) {
-    case NodeKind::Nop: finish_node(npu, node); return;
+    case NodeKind::Nop:
+        finish_node(npu, node);
+        return;
     case NodeKind::Compute: {
         if (!options_.roofline) {
             TimeNs t = replay_time(n.duration_ns);
@@ -151,7 +159,9 @@ void WorkloadExecutor::issue(uint32_t npu, uint32_t node) {
         matcher_.recv(MessageKey{MessageSpace::Workload, n.tag % 500000000u, n.peer, npu, n.bytes},
                       Callback{this, kNodeDone, pack(npu, node)});
         return;
-    case NodeKind::Collective: issue_collective(npu, node); return;
+    case NodeKind::Collective:
+        issue_collective(npu, node);
+        return;
     }
 }
 
@@ -167,12 +177,19 @@ void WorkloadExecutor::issue_collective(uint32_t npu, uint32_t node) {
     // The collectives ASTRA-sim does not implement, mapped onto one it does that moves the same bytes in the
     // same number of steps, with that collective's configured algorithms (docs/collectives.md).
     switch (n.collective) {
-    case CollectiveType::AllReduce: req.type = PhaseType::AllReduce; break;
-    case CollectiveType::AllGather: req.type = PhaseType::AllGather; break;
+    case CollectiveType::AllReduce:
+        req.type = PhaseType::AllReduce;
+        break;
+    case CollectiveType::AllGather:
+        req.type = PhaseType::AllGather;
+        break;
     case CollectiveType::ReduceScatter:
     case CollectiveType::ReduceScatterBlock: // the graph builder already maps it to REDUCE_SCATTER
-        req.type = PhaseType::ReduceScatter; break;
-    case CollectiveType::AllToAll: req.type = PhaseType::AllToAll; break;
+        req.type = PhaseType::ReduceScatter;
+        break;
+    case CollectiveType::AllToAll:
+        req.type = PhaseType::AllToAll;
+        break;
     case CollectiveType::Broadcast:
         // ASTRA-sim's analytical front end replays a BROADCAST from its duration (1 ns without one); the
         // reference results depend on it, so we do the same.
@@ -180,7 +197,8 @@ void WorkloadExecutor::issue_collective(uint32_t npu, uint32_t node) {
         return schedule_done(npu, node, replay_time(n.duration_ns));
     case CollectiveType::Reduce:
         req.type = PhaseType::AllReduce;
-        stats_.note("REDUCE modelled as a reduce-scatter then gather, timed as an ALL_REDUCE with the all-reduce algorithms");
+        stats_.note("REDUCE modelled as a reduce-scatter then gather, timed as an ALL_REDUCE with the "
+                    "all-reduce algorithms");
         break;
     case CollectiveType::Gather:
     case CollectiveType::Scatter:
@@ -199,7 +217,8 @@ void WorkloadExecutor::issue_collective(uint32_t npu, uint32_t node) {
     if (custom && !custom->empty()) {
         uint32_t pos = npu;
         if (req.group)
-            pos = static_cast<uint32_t>(std::find(req.group->begin(), req.group->end(), npu) - req.group->begin());
+            pos = static_cast<uint32_t>(std::find(req.group->begin(), req.group->end(), npu) -
+                                        req.group->begin());
         custom_.start(npu, (*custom)[pos], req.group, req.on_done);
         return;
     }
@@ -213,7 +232,8 @@ void WorkloadExecutor::finish_node(uint32_t npu, uint32_t node) {
     const WorkloadGraph& g = graphs_[npu];
     const GraphNode& n = g.nodes[node];
     NpuStats& st = stats_.npus[npu];
-    auto it = std::find_if(s.running.begin(), s.running.end(), [node](const Running& r) { return r.node == node; });
+    auto it =
+        std::find_if(s.running.begin(), s.running.end(), [node](const Running& r) { return r.node == node; });
     SIM_ASSERT(it != s.running.end(), "a node finished that was not running");
     TimeNs start = it->start;
     *it = s.running.back();
@@ -223,7 +243,8 @@ void WorkloadExecutor::finish_node(uint32_t npu, uint32_t node) {
     TimeNs now = engine_.now();
     TimeNs took = now - start;
     if (!n.has(kCpuOp) && !options_.replay_only) {
-        if (n.kind == NodeKind::Collective || n.kind == NodeKind::Send || n.kind == NodeKind::Recv) st.comm_ns += took;
+        if (n.kind == NodeKind::Collective || n.kind == NodeKind::Send || n.kind == NodeKind::Recv)
+            st.comm_ns += took;
         if (n.kind == NodeKind::MemLoad || n.kind == NodeKind::MemStore) st.memory_ns += took;
         if (n.kind == NodeKind::Collective) {
             uint32_t k = s.group_ordinal[n.peer]++;
@@ -288,15 +309,17 @@ std::string WorkloadExecutor::describe(uint32_t npu, uint32_t node, bool running
     }
     switch (n.kind) {
     case NodeKind::Recv:
-        return label + " waits for a message from NPU " + std::to_string(n.peer) + " (tag " + std::to_string(n.tag) +
-               ", " + std::to_string(n.bytes) + " bytes) that was never sent";
+        return label + " waits for a message from NPU " + std::to_string(n.peer) + " (tag " +
+               std::to_string(n.tag) + ", " + std::to_string(n.bytes) + " bytes) that was never sent";
     case NodeKind::Collective: {
         const auto& group = groups_.groups[n.peer];
         return label + " (" + trace::collective_type_name(n.collective) + ", " + std::to_string(n.bytes) +
                " bytes, " + (group.id == 0 ? std::string("all NPUs") : "group " + std::to_string(group.id)) +
-               ") waits for members that never issued a matching collective (same order and size on every NPU)";
+               ") waits for members that never issued a matching collective (same order and size on every "
+               "NPU)";
     }
-    default: return label + " is in flight";
+    default:
+        return label + " is in flight";
     }
 }
 
@@ -306,7 +329,8 @@ std::vector<StuckNode> WorkloadExecutor::stuck_nodes(size_t per_npu) const {
         if (stats_.npus[npu].finished) continue;
         const Npu& s = npus_[npu];
         std::vector<uint32_t> running;
-        for (const auto& r : s.running) running.push_back(r.node);
+        for (const auto& r : s.running)
+            running.push_back(r.node);
         std::sort(running.begin(), running.end());
         size_t shown = 0;
         for (uint32_t node : running) {
@@ -320,9 +344,10 @@ std::vector<StuckNode> WorkloadExecutor::stuck_nodes(size_t per_npu) const {
             }
         }
         if (shown == 0)
-            out.push_back({npu, 0, "nothing in flight and nothing ready: " +
-                                       std::to_string(stats_.npus[npu].nodes - stats_.npus[npu].nodes_done) +
-                                       " node(s) wait for parents that never finished"});
+            out.push_back({npu, 0,
+                           "nothing in flight and nothing ready: " +
+                               std::to_string(stats_.npus[npu].nodes - stats_.npus[npu].nodes_done) +
+                               " node(s) wait for parents that never finished"});
     }
     return out;
 }

@@ -48,8 +48,9 @@ struct StuckNode {
 class WorkloadExecutor final : public EventTarget {
 public:
     WorkloadExecutor(Engine& engine, NpuBuckets& buckets, P2PMatcher& matcher, CollectiveEngine& collectives,
-                     CustomCollectives& custom, RemoteMemory* memory, const GroupTable& groups, const ExecutorOptions& options,
-                     const std::vector<WorkloadGraph>& graphs, RunStats& stats);
+                     CustomCollectives& custom, RemoteMemory* memory, const GroupTable& groups,
+                     const ExecutorOptions& options, const std::vector<WorkloadGraph>& graphs,
+                     RunStats& stats);
 
     // Issues every NPU's dependency-free nodes at time 0, NPU 0 first (as ASTRA-sim starts up).
     void start();
@@ -73,7 +74,8 @@ private:
         std::vector<uint32_t> ready[kSlots]; // min-heaps of node indices (index order = id order)
         std::vector<uint32_t> deferred;      // made ready during an issue pass; queued after it
         std::vector<Running> running;
-        std::vector<uint32_t> group_ordinal; // per group index: collectives finished so far (one runs at a time)
+        std::vector<uint32_t>
+            group_ordinal; // per group index: collectives finished so far (one runs at a time)
         bool busy[kSlots] = {};
         bool in_pass = false;
         bool kick_pending = false;
@@ -102,7 +104,8 @@ private:
     const std::vector<WorkloadGraph>& graphs_;
     RunStats& stats_;
     std::vector<Npu> npus_;
-    std::vector<std::vector<uint32_t>> collective_index_; // per group index, per ordinal: stats_.collectives slot
+    std::vector<std::vector<uint32_t>>
+        collective_index_; // per group index, per ordinal: stats_.collectives slot
     uint32_t unfinished_ = 0;
     uint64_t nodes_done_ = 0;
 };

@@ -9,20 +9,28 @@ namespace astrolabe {
 
 const char* node_kind_name(NodeKind k) {
     switch (k) {
-    case NodeKind::Nop: return "no-op";
-    case NodeKind::Compute: return "compute";
-    case NodeKind::MemLoad: return "memory load";
-    case NodeKind::MemStore: return "memory store";
-    case NodeKind::Send: return "send";
-    case NodeKind::Recv: return "receive";
-    case NodeKind::Collective: return "collective";
+    case NodeKind::Nop:
+        return "no-op";
+    case NodeKind::Compute:
+        return "compute";
+    case NodeKind::MemLoad:
+        return "memory load";
+    case NodeKind::MemStore:
+        return "memory store";
+    case NodeKind::Send:
+        return "send";
+    case NodeKind::Recv:
+        return "receive";
+    case NodeKind::Collective:
+        return "collective";
     }
     return "?";
 }
 
 size_t WorkloadGraph::memory_bytes() const {
     size_t b = nodes.capacity() * sizeof(GraphNode) + children.capacity() * sizeof(uint32_t);
-    for (const auto& n : names) b += sizeof(std::string) + (n.size() > 15 ? n.capacity() : 0);
+    for (const auto& n : names)
+        b += sizeof(std::string) + (n.size() > 15 ? n.capacity() : 0);
     return b;
 }
 
@@ -50,8 +58,10 @@ void GraphBuilder::add(const trace::Node& n) {
     if (n.tensor_size) g.flags |= kHasTensorSize;
     if (n.duration_micros > 0) {
         g.flags |= kHasDuration;
-        if (n.duration_micros > UINT64_MAX / 1000) problem(n, "duration_micros " + std::to_string(n.duration_micros) + " is too large");
-        else g.duration_ns = n.duration_micros * 1000;
+        if (n.duration_micros > UINT64_MAX / 1000)
+            problem(n, "duration_micros " + std::to_string(n.duration_micros) + " is too large");
+        else
+            g.duration_ns = n.duration_micros * 1000;
     }
     auto need = [&](const auto& field, const char* attr, const char* why) {
         if (!field) problem(n, std::string("attribute '") + attr + "' is missing; " + why);
@@ -59,8 +69,9 @@ void GraphBuilder::add(const trace::Node& n) {
     };
     auto rank_ok = [&](uint32_t r, const char* attr) {
         if (r < opt_.npus) return true;
-        problem(n, std::string("attribute '") + attr + "' is " + std::to_string(r) + ", but the network has only " +
-                       std::to_string(opt_.npus) + " NPUs (ranks 0.." + std::to_string(opt_.npus - 1) + ")");
+        problem(n, std::string("attribute '") + attr + "' is " + std::to_string(r) +
+                       ", but the network has only " + std::to_string(opt_.npus) + " NPUs (ranks 0.." +
+                       std::to_string(opt_.npus - 1) + ")");
         return false;
     };
 
@@ -68,7 +79,9 @@ void GraphBuilder::add(const trace::Node& n) {
     const uint32_t raw_type = n.raw_type != 0 ? n.raw_type : static_cast<uint32_t>(n.type);
     switch (raw_type) {
     case static_cast<uint32_t>(trace::NodeType::Invalid):
-    case static_cast<uint32_t>(trace::NodeType::Metadata): g.kind = NodeKind::Nop; break;
+    case static_cast<uint32_t>(trace::NodeType::Metadata):
+        g.kind = NodeKind::Nop;
+        break;
     case static_cast<uint32_t>(trace::NodeType::Comp):
         g.kind = NodeKind::Compute;
         g.bytes = n.tensor_size.value_or(0);
@@ -81,8 +94,10 @@ void GraphBuilder::add(const trace::Node& n) {
         break;
     case static_cast<uint32_t>(trace::NodeType::MemLoad):
     case static_cast<uint32_t>(trace::NodeType::MemStore):
-        g.kind = raw_type == static_cast<uint32_t>(trace::NodeType::MemLoad) ? NodeKind::MemLoad : NodeKind::MemStore;
-        if (need(n.tensor_size, "tensor_size", "a memory node moves tensor_size bytes")) g.bytes = *n.tensor_size;
+        g.kind = raw_type == static_cast<uint32_t>(trace::NodeType::MemLoad) ? NodeKind::MemLoad
+                                                                             : NodeKind::MemStore;
+        if (need(n.tensor_size, "tensor_size", "a memory node moves tensor_size bytes"))
+            g.bytes = *n.tensor_size;
         break;
     case static_cast<uint32_t>(trace::NodeType::CommSend):
     case static_cast<uint32_t>(trace::NodeType::CommRecv):
@@ -98,15 +113,20 @@ void GraphBuilder::add(const trace::Node& n) {
             g.kind = NodeKind::Collective;
             auto type = n.collective();
             if (!n.comm_type) {
-                problem(n, "attribute 'comm_type' is missing; a collective needs its type (0 ALL_REDUCE .. 9 BARRIER)");
+                problem(n, "attribute 'comm_type' is missing; a collective needs its type (0 ALL_REDUCE .. 9 "
+                           "BARRIER)");
             } else if (!type) {
-                problem(n, "attribute 'comm_type' is " + std::to_string(*n.comm_type) + "; a collective type 0..9 was expected");
+                problem(n, "attribute 'comm_type' is " + std::to_string(*n.comm_type) +
+                               "; a collective type 0..9 was expected");
             } else {
                 g.collective = *type;
-                if (*type == trace::CollectiveType::ReduceScatterBlock) g.collective = trace::CollectiveType::ReduceScatter;
+                if (*type == trace::CollectiveType::ReduceScatterBlock)
+                    g.collective = trace::CollectiveType::ReduceScatter;
             }
-            if (n.comm_size) g.bytes = *n.comm_size;
-            else if (type != trace::CollectiveType::Barrier) need(n.comm_size, "comm_size", "a collective needs its size in bytes");
+            if (n.comm_size)
+                g.bytes = *n.comm_size;
+            else if (type != trace::CollectiveType::Barrier)
+                need(n.comm_size, "comm_size", "a collective needs its size in bytes");
             g.tag = n.comm_priority.value_or(0);
             if (n.involved_dim) {
                 g.involved_dims = 0;
@@ -122,10 +142,12 @@ void GraphBuilder::add(const trace::Node& n) {
                 }
                 int idx = numeric && opt_.groups ? opt_.groups->find(static_cast<uint32_t>(id)) : -1;
                 if (!numeric) {
-                    problem(n, "attribute 'pg_name' is \"" + *n.pg_name + "\"; a communicator group id (a number) was expected");
+                    problem(n, "attribute 'pg_name' is \"" + *n.pg_name +
+                                   "\"; a communicator group id (a number) was expected");
                 } else if (idx < 0) {
                     problem(n, "communicator group " + *n.pg_name +
-                                   " is not defined; pass the communicator-group file (--comm-group-configuration) that defines it");
+                                   " is not defined; pass the communicator-group file "
+                                   "(--comm-group-configuration) that defines it");
                 } else {
                     const auto& ranks = opt_.groups->groups[static_cast<size_t>(idx)].ranks;
                     if (std::find(ranks.begin(), ranks.end(), opt_.rank) == ranks.end())
@@ -136,20 +158,24 @@ void GraphBuilder::add(const trace::Node& n) {
             }
         } else if (raw_type == static_cast<uint32_t>(trace::NodeType::CommSend)) {
             g.kind = NodeKind::Send;
-            if (need(n.comm_dst, "comm_dst", "a send needs its destination rank") && rank_ok(*n.comm_dst, "comm_dst"))
+            if (need(n.comm_dst, "comm_dst", "a send needs its destination rank") &&
+                rank_ok(*n.comm_dst, "comm_dst"))
                 g.peer = *n.comm_dst;
             if (n.comm_src && *n.comm_src != opt_.rank)
-                problem(n, "attribute 'comm_src' is " + std::to_string(*n.comm_src) + ", but this is the trace of rank " +
-                               std::to_string(opt_.rank) + "; a send must leave from its own NPU");
+                problem(n, "attribute 'comm_src' is " + std::to_string(*n.comm_src) +
+                               ", but this is the trace of rank " + std::to_string(opt_.rank) +
+                               "; a send must leave from its own NPU");
             if (need(n.comm_size, "comm_size", "a send needs its size in bytes")) g.bytes = *n.comm_size;
             if (need(n.comm_tag, "comm_tag", "a send is matched to its receive by tag")) g.tag = *n.comm_tag;
         } else {
             g.kind = NodeKind::Recv;
-            if (need(n.comm_src, "comm_src", "a receive needs its source rank") && rank_ok(*n.comm_src, "comm_src"))
+            if (need(n.comm_src, "comm_src", "a receive needs its source rank") &&
+                rank_ok(*n.comm_src, "comm_src"))
                 g.peer = *n.comm_src;
             if (n.comm_dst && *n.comm_dst != opt_.rank)
-                problem(n, "attribute 'comm_dst' is " + std::to_string(*n.comm_dst) + ", but this is the trace of rank " +
-                               std::to_string(opt_.rank) + "; a receive must arrive at its own NPU");
+                problem(n, "attribute 'comm_dst' is " + std::to_string(*n.comm_dst) +
+                               ", but this is the trace of rank " + std::to_string(opt_.rank) +
+                               "; a receive must arrive at its own NPU");
             if (need(n.comm_size, "comm_size", "a receive needs its size in bytes")) g.bytes = *n.comm_size;
             if (need(n.comm_tag, "comm_tag", "a receive is matched to its send by tag")) g.tag = *n.comm_tag;
         }
@@ -161,9 +187,11 @@ void GraphBuilder::add(const trace::Node& n) {
     auto index = static_cast<uint32_t>(g_.nodes.size());
     g_.nodes.push_back(g);
     if (opt_.keep_names) g_.names.push_back(n.name);
-    for (uint64_t p : n.data_deps) edges_.emplace_back(index, p);
+    for (uint64_t p : n.data_deps)
+        edges_.emplace_back(index, p);
     if (!opt_.ignore_ctrl_deps)
-        for (uint64_t p : n.ctrl_deps) edges_.emplace_back(index, p);
+        for (uint64_t p : n.ctrl_deps)
+            edges_.emplace_back(index, p);
 }
 
 // [SECTION] sorting, dependency resolution and cycle detection
@@ -172,11 +200,13 @@ Result<WorkloadGraph> GraphBuilder::finish(std::vector<std::string>& warnings) {
     const size_t n = g_.nodes.size();
     if (n > UINT32_MAX / 2) return Status::error(source_ + ": too many nodes (" + std::to_string(n) + ")");
     if (no_time_compute_)
-        warnings.push_back(source_ + ": " + std::to_string(no_time_compute_) +
-                           " compute node(s) have neither duration_micros nor num_ops; each takes 1 ns, as in ASTRA-sim");
+        warnings.push_back(
+            source_ + ": " + std::to_string(no_time_compute_) +
+            " compute node(s) have neither duration_micros nor num_ops; each takes 1 ns, as in ASTRA-sim");
     if (cpu_comm_nodes_)
-        warnings.push_back(source_ + ": " + std::to_string(cpu_comm_nodes_) +
-                           " communication node(s) are flagged is_cpu_op; they are replayed as host CPU work");
+        warnings.push_back(
+            source_ + ": " + std::to_string(cpu_comm_nodes_) +
+            " communication node(s) are flagged is_cpu_op; they are replayed as host CPU work");
 
     // Order by id. `order[k]` is the arrival index of the k-th smallest id; `where[i]` the inverse.
     std::vector<uint32_t> order(n);
@@ -184,17 +214,22 @@ Result<WorkloadGraph> GraphBuilder::finish(std::vector<std::string>& warnings) {
     std::stable_sort(order.begin(), order.end(),
                      [this](uint32_t a, uint32_t b) { return g_.nodes[a].id < g_.nodes[b].id; });
     for (size_t k = 1; k < n; ++k)
-        if (g_.nodes[order[k]].id == g_.nodes[order[k - 1]].id && problems_.problems().size() < opt_.max_problems)
-            problems_.add(source_ + ": node id " + std::to_string(g_.nodes[order[k]].id) + " appears more than once");
+        if (g_.nodes[order[k]].id == g_.nodes[order[k - 1]].id &&
+            problems_.problems().size() < opt_.max_problems)
+            problems_.add(source_ + ": node id " + std::to_string(g_.nodes[order[k]].id) +
+                          " appears more than once");
     std::vector<uint32_t> where(n);
-    for (size_t k = 0; k < n; ++k) where[order[k]] = static_cast<uint32_t>(k);
+    for (size_t k = 0; k < n; ++k)
+        where[order[k]] = static_cast<uint32_t>(k);
     WorkloadGraph out;
     out.rank = g_.rank;
     out.nodes.resize(n);
-    for (size_t k = 0; k < n; ++k) out.nodes[k] = g_.nodes[order[k]];
+    for (size_t k = 0; k < n; ++k)
+        out.nodes[k] = g_.nodes[order[k]];
     if (opt_.keep_names) {
         out.names.resize(n);
-        for (size_t k = 0; k < n; ++k) out.names[k] = std::move(g_.names[order[k]]);
+        for (size_t k = 0; k < n; ++k)
+            out.names[k] = std::move(g_.names[order[k]]);
     }
     auto index_of = [&out](uint64_t id) -> int64_t {
         auto it = std::lower_bound(out.nodes.begin(), out.nodes.end(), id,
@@ -210,8 +245,8 @@ Result<WorkloadGraph> GraphBuilder::finish(std::vector<std::string>& warnings) {
         int64_t parent = index_of(e.second);
         if (parent < 0) {
             if (problems_.problems().size() < opt_.max_problems)
-                problems_.add(source_ + ": node " + std::to_string(out.nodes[child].id) + " depends on node " +
-                              std::to_string(e.second) + ", which is not in the file");
+                problems_.add(source_ + ": node " + std::to_string(out.nodes[child].id) +
+                              " depends on node " + std::to_string(e.second) + ", which is not in the file");
             continue;
         }
         edges.emplace_back(static_cast<uint32_t>(parent), child);
@@ -232,7 +267,8 @@ Result<WorkloadGraph> GraphBuilder::finish(std::vector<std::string>& warnings) {
         out.nodes[i].child_begin = pos;
         pos += count[i];
     }
-    for (size_t i = 0; i < edges.size(); ++i) out.children[i] = edges[i].second; // sorted by parent already
+    for (size_t i = 0; i < edges.size(); ++i)
+        out.children[i] = edges[i].second; // sorted by parent already
 
     // Kahn's algorithm: every node must be reachable from the dependency-free ones.
     std::vector<uint32_t> left(n), stack;
@@ -254,7 +290,8 @@ Result<WorkloadGraph> GraphBuilder::finish(std::vector<std::string>& warnings) {
         for (const auto& e : edges)
             if (left[e.first] > 0 && left[e.second] > 0) parent_of[e.second] = static_cast<int32_t>(e.first);
         uint32_t v = 0;
-        while (left[v] == 0) ++v;
+        while (left[v] == 0)
+            ++v;
         std::vector<int32_t> visit(n, -1);
         std::vector<uint32_t> path;
         while (visit[v] < 0) {
