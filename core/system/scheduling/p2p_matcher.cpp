@@ -4,29 +4,53 @@
 
 namespace astrolabe {
 
-P2PMatcher::Entry& P2PMatcher::entry(Channel& c, uint64_t occurrence) {
-    while (c.base + c.entries.size() <= occurrence)
-        c.entries.emplace_back();
-    return c.entries[occurrence - c.base];
+uint32_t P2PMatcher::channel_for(const MessageKey& key) {
+    auto [it, inserted] = index_.try_emplace(key, 0);
+    if (!inserted) return it->second;
+    uint32_t c;
+    if (free_channels_.empty()) {
+        c = static_cast<uint32_t>(pool_.size());
+        pool_.emplace_back();
+    } else {
+        c = free_channels_.back();
+        free_channels_.pop_back();
+    }
+    Channel& ch = pool_[c];
+    ch.key = key;
+    ch.sends = ch.recvs = ch.base = 0;
+    ch.head = 0;
+    ch.entries.clear(); // keeps its capacity
+    it->second = c;
+    return c;
 }
 
-void P2PMatcher::retire(ChannelMap::value_type* kv, uint64_t occurrence) {
-    Channel& c = kv->second;
-    c.entries[occurrence - c.base].done = true;
-    while (!c.entries.empty() && c.entries.front().done) {
-        c.entries.pop_front();
+P2PMatcher::Entry& P2PMatcher::entry(Channel& c, uint64_t occurrence) {
+    while (c.base + (c.entries.size() - c.head) <= occurrence)
+        c.entries.emplace_back();
+    return c.entries[c.head + (occurrence - c.base)];
+}
+
+void P2PMatcher::retire(uint32_t channel, uint64_t occurrence) {
+    Channel& c = pool_[channel];
+    c.entries[c.head + (occurrence - c.base)].done = true;
+    while (c.head < c.entries.size() && c.entries[c.head].done) {
+        ++c.head;
         ++c.base;
     }
-    // A drained channel is forgotten so memory tracks messages in flight, not messages ever sent.
-    if (c.entries.empty() && c.sends == c.recvs) {
-        MessageKey key = kv->first; // a copy: erasing destroys the element's own key
-        channels_.erase(key);
+    if (c.head == c.entries.size()) {
+        c.entries.clear();
+        c.head = 0;
+        // A drained channel is forgotten so memory tracks messages in flight, not messages ever sent.
+        if (c.sends == c.recvs) {
+            index_.erase(c.key);
+            free_channels_.push_back(channel);
+        }
     }
 }
 
 void P2PMatcher::send(const MessageKey& key, const Callback& on_sent) {
-    auto it = channels_.try_emplace(key).first;
-    Channel& c = it->second;
+    uint32_t ch = channel_for(key);
+    Channel& c = pool_[ch];
     uint64_t k = c.sends++;
     Entry& e = entry(c, k);
     e.send_cb = on_sent;
@@ -39,19 +63,19 @@ void P2PMatcher::send(const MessageKey& key, const Callback& on_sent) {
         slot = free_in_flight_.back();
         free_in_flight_.pop_back();
     }
-    in_flight_[slot] = {&*it, k};
+    in_flight_[slot] = {ch, k};
     network_.send(key.src, key.dst, key.bytes, Callback{this, 0, slot});
 }
 
 void P2PMatcher::recv(const MessageKey& key, const Callback& on_received) {
-    auto it = channels_.try_emplace(key).first;
-    Channel& c = it->second;
+    uint32_t ch = channel_for(key);
+    Channel& c = pool_[ch];
     uint64_t k = c.recvs++;
     Entry& e = entry(c, k);
     if (e.arrived) {
         // The message is already here: the receive completes now, as a new event at this tick.
         engine_.schedule_in(0, on_received);
-        retire(&*it, k);
+        retire(ch, k);
         return;
     }
     e.recv_cb = on_received;
@@ -62,7 +86,7 @@ void P2PMatcher::on_event(uint32_t, uint64_t arg) {
     auto slot = static_cast<uint32_t>(arg);
     InFlight f = in_flight_[slot];
     free_in_flight_.push_back(slot);
-    Entry& e = entry(f.channel->second, f.occurrence);
+    Entry& e = entry(pool_[f.channel], f.occurrence);
     SIM_ASSERT(e.has_send && !e.arrived, "a message was delivered twice");
     e.arrived = true;
     Callback send_cb = e.send_cb, recv_cb = e.recv_cb;
@@ -74,9 +98,13 @@ void P2PMatcher::on_event(uint32_t, uint64_t arg) {
 
 std::vector<UnmatchedMessage> P2PMatcher::unmatched() const {
     std::vector<UnmatchedMessage> out;
-    for (const auto& kv : channels_)
-        for (const Entry& e : kv.second.entries)
-            if (!e.done && (e.has_recv || e.arrived)) out.push_back({kv.first, e.arrived, e.has_recv});
+    for (const auto& kv : index_) {
+        const Channel& c = pool_[kv.second];
+        for (size_t i = c.head; i < c.entries.size(); ++i) {
+            const Entry& e = c.entries[i];
+            if (!e.done && (e.has_recv || e.arrived)) out.push_back({c.key, e.arrived, e.has_recv});
+        }
+    }
     return out;
 }
 

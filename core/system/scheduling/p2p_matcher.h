@@ -12,7 +12,6 @@
 #include "core/network/network_model.h"
 
 #include <cstdint>
-#include <deque>
 #include <unordered_map>
 #include <vector>
 
@@ -55,31 +54,36 @@ public:
     void on_event(uint32_t kind, uint64_t arg) override;
 
     std::vector<UnmatchedMessage> unmatched() const;
-    size_t open_channels() const { return channels_.size(); }
+    size_t open_channels() const { return index_.size(); }
 
 private:
     struct Entry {
         Callback send_cb, recv_cb;
         bool has_send = false, has_recv = false, arrived = false, done = false;
     };
+    // Channels are pooled and reused with their entry buffers, so steady traffic allocates nothing but
+    // the index's node per new key (every collective stream has its own tag, hence its own keys).
     struct Channel {
+        MessageKey key;
         uint64_t sends = 0, recvs = 0; // occurrence counters: the k-th send matches the k-th receive
-        uint64_t base = 0;             // occurrence index of entries.front()
-        std::deque<Entry> entries;
+        uint64_t base = 0;             // occurrence index of entries[head]
+        size_t head = 0;               // entries before head are retired
+        std::vector<Entry> entries;
     };
-    using ChannelMap = std::unordered_map<MessageKey, Channel, MessageKeyHash>;
-    // Elements of an unordered_map keep their address across rehashing; iterators do not.
     struct InFlight {
-        ChannelMap::value_type* channel = nullptr;
+        uint32_t channel = 0;
         uint64_t occurrence = 0;
     };
 
-    static Entry& entry(Channel& c, uint64_t occurrence);
-    void retire(ChannelMap::value_type* kv, uint64_t occurrence);
+    uint32_t channel_for(const MessageKey& key);
+    Entry& entry(Channel& c, uint64_t occurrence);
+    void retire(uint32_t channel, uint64_t occurrence);
 
     Engine& engine_;
     NetworkModel& network_;
-    ChannelMap channels_;
+    std::unordered_map<MessageKey, uint32_t, MessageKeyHash> index_; // key -> channel in pool_
+    std::vector<Channel> pool_;
+    std::vector<uint32_t> free_channels_;
     std::vector<InFlight> in_flight_;
     std::vector<uint32_t> free_in_flight_;
 };
