@@ -45,6 +45,20 @@ const char* optimization_name(CollectiveOptimization o) {
     return o == CollectiveOptimization::Baseline ? "baseline" : "localBWAware";
 }
 
+const char* implementation_key(int kind) {
+    static const char* const kKeys[kCollectiveKinds] = {
+        "all-reduce-implementation", "all-gather-implementation", "reduce-scatter-implementation",
+        "all-to-all-implementation"};
+    return kind >= 0 && kind < kCollectiveKinds ? kKeys[kind] : "?";
+}
+
+const char* custom_implementation_key(int kind) {
+    static const char* const kKeys[kCollectiveKinds] = {
+        "all-reduce-implementation-custom", "all-gather-implementation-custom",
+        "reduce-scatter-implementation-custom", "all-to-all-implementation-custom"};
+    return kind >= 0 && kind < kCollectiveKinds ? kKeys[kind] : "?";
+}
+
 const char* memory_type_name(MemoryType t) {
     switch (t) {
     case MemoryType::NoExpansion:

@@ -52,6 +52,10 @@ const char* optimization_name(CollectiveOptimization o);
 // The four collectives ASTRA-sim's system layer implements, in the order of its *-implementation keys.
 enum class CollectiveKind : uint8_t { AllReduce, AllGather, ReduceScatter, AllToAll };
 constexpr int kCollectiveKinds = 4;
+// The system-JSON keys of a kind's algorithm list ("all-reduce-implementation", ...) and of its custom
+// implementation ("all-reduce-implementation-custom", ...); `kind` is a CollectiveKind value.
+const char* implementation_key(int kind);
+const char* custom_implementation_key(int kind);
 
 struct SystemConfig {
     SchedulingPolicy scheduling_policy = SchedulingPolicy::LIFO;

@@ -9,13 +9,6 @@ namespace astrolabe::config {
 namespace detail {
 namespace {
 
-const char* const kImplKeys[kCollectiveKinds] = {"all-reduce-implementation", "all-gather-implementation",
-                                                 "reduce-scatter-implementation",
-                                                 "all-to-all-implementation"};
-const char* const kCustomKeys[kCollectiveKinds] = {
-    "all-reduce-implementation-custom", "all-gather-implementation-custom",
-    "reduce-scatter-implementation-custom", "all-to-all-implementation-custom"};
-
 // Keys ASTRA-sim reads that change nothing in the analytical models we reproduce, with the value that is
 // their default there (a different value earns a warning, the default is silent).
 struct InertKey {
@@ -40,7 +33,7 @@ const InertKey kInertKeys[] = {
 
 void read_implementations(Fields& f, SystemConfig& sys) {
     for (int k = 0; k < kCollectiveKinds; ++k) {
-        const char* key = kImplKeys[k];
+        const char* key = implementation_key(k);
         if (!f.has(key)) continue;
         const json& v = f.at(key);
         if (!v.is_array() || v.empty()) {
@@ -64,7 +57,7 @@ void read_implementations(Fields& f, SystemConfig& sys) {
         }
     }
     for (int k = 0; k < kCollectiveKinds; ++k) {
-        const char* key = kCustomKeys[k];
+        const char* key = custom_implementation_key(k);
         if (!f.has(key)) continue;
         const json& v = f.at(key);
         if (v.is_array() && v.size() == 1 && v[0].is_string() && !v[0].get<std::string>().empty())
@@ -138,7 +131,7 @@ Result<SystemConfig> system_from_json(const json& j, const std::string& source) 
         const std::string& key = it.key();
         bool known = kKnown.count(key) > 0;
         for (int k = 0; k < kCollectiveKinds; ++k)
-            known = known || key == kImplKeys[k] || key == kCustomKeys[k];
+            known = known || key == implementation_key(k) || key == custom_implementation_key(k);
         if (known) continue;
         bool inert = false;
         for (const InertKey& ik : kInertKeys) {

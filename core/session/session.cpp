@@ -22,6 +22,21 @@ GroupTable make_group_table(const config::CommGroups& groups) {
 
 namespace {
 
+// Streams one trace file into its compact graph, appended to `out`; the file's problems otherwise.
+Status build_graph(std::string_view bytes, const std::string& name, const GraphBuildOptions& opt,
+                   const trace::ReadOptions& read, std::vector<std::string>& warnings,
+                   std::vector<WorkloadGraph>& out) {
+    GraphBuilder builder(name, opt);
+    trace::GlobalMetadata meta;
+    Status decoded =
+        trace::for_each_node(bytes, name, read, meta, [&builder](const trace::Node& n) { builder.add(n); });
+    if (!decoded.is_ok()) return decoded;
+    Result<WorkloadGraph> g = builder.finish(warnings);
+    if (!g.is_ok()) return g.status();
+    out.push_back(std::move(g.value()));
+    return Status::ok();
+}
+
 // Loads `<prefix>.<p>.et` for positions p = 0, 1, ... (up to the NPU count) for every custom implementation
 // the system config names; how many are needed is checked when the simulation is created.
 Status load_custom_implementations(const SessionConfig& config, uint32_t npus, SimulationInput& input,
@@ -50,23 +65,14 @@ Status load_custom_implementations(const SessionConfig& config, uint32_t npus, S
             opt.rank = pos;
             opt.npus = npus;
             opt.keep_names = false;
-            GraphBuilder builder(path, opt);
-            trace::GlobalMetadata meta;
             trace::ReadOptions read;
             read.keep_names = false;
             read.keep_io = false;
-            Status decoded = trace::for_each_node(bytes, path, read, meta,
-                                                  [&builder](const trace::Node& n) { builder.add(n); });
-            if (!decoded.is_ok()) {
-                problems.merge(decoded);
+            Status built = build_graph(bytes, path, opt, read, warnings, input.custom[k]);
+            if (!built.is_ok()) {
+                problems.merge(built);
                 break;
             }
-            Result<WorkloadGraph> g = builder.finish(warnings);
-            if (!g.is_ok()) {
-                problems.merge(g.status());
-                break;
-            }
-            input.custom[k].push_back(std::move(g.value()));
         }
     }
     return problems;
@@ -90,8 +96,7 @@ Result<std::unique_ptr<Simulation>> build_simulation(SessionConfig config, Trace
     SimulationInput input;
     input.groups = make_group_table(config.groups);
     input.graphs.reserve(npus);
-    bool roofline = config.compute_model == ComputeModelKind::Roofline ||
-                    (config.compute_model == ComputeModelKind::FromSystem && config.system.roofline_enabled);
+    bool roofline = uses_roofline(config.compute_model, config.system);
     Status problems;
     trace::ReadOptions read;
     read.keep_names = config.keep_names;
@@ -109,19 +114,7 @@ Result<std::unique_ptr<Simulation>> build_simulation(SessionConfig config, Trace
             opt.keep_names = config.keep_names;
             opt.ignore_ctrl_deps = config.ignore_ctrl_deps;
             opt.roofline = roofline;
-            GraphBuilder builder(name, opt);
-            trace::GlobalMetadata meta;
-            Status decoded = trace::for_each_node(bytes, name, read, meta,
-                                                  [&builder](const trace::Node& n) { builder.add(n); });
-            if (!decoded.is_ok()) {
-                problems.merge(decoded);
-            } else {
-                Result<WorkloadGraph> g = builder.finish(warnings);
-                if (g.is_ok())
-                    input.graphs.push_back(std::move(g.value()));
-                else
-                    problems.merge(g.status());
-            }
+            problems.merge(build_graph(bytes, name, opt, read, warnings, input.graphs));
         }
         if (problems.problems().size() >= kMaxProblems) {
             problems.add("(stopped reading traces after " + std::to_string(kMaxProblems) + " problems)");
@@ -134,20 +127,6 @@ Result<std::unique_ptr<Simulation>> build_simulation(SessionConfig config, Trace
     problems.merge(load_custom_implementations(config, static_cast<uint32_t>(npus), input, warnings));
     if (!problems.is_ok()) return problems;
 
-    // ASTRA-sim runs a collective over as many dimensions as its implementation list names; a shorter list
-    // than the network leaves the outer dimensions out. Legal, but rarely meant.
-    static const char* kKeys[] = {"all-reduce-implementation", "all-gather-implementation",
-                                  "reduce-scatter-implementation", "all-to-all-implementation"};
-    uint32_t used = used_collective_kinds(input.graphs, input.groups);
-    for (int k = 0; k < config::kCollectiveKinds; ++k) {
-        size_t listed = config.system.implementation[k].size();
-        if ((used & (1u << k)) && listed > 0 && listed < config.network.dims.size() &&
-            config.system.custom_implementation[k].empty())
-            warnings.push_back(
-                "system: " + std::string(kKeys[k]) + " names " + std::to_string(listed) +
-                " algorithm(s) for a network of " + std::to_string(config.network.dims.size()) +
-                " dimensions; its collectives leave the other dimensions out, as in ASTRA-sim");
-    }
     for (const auto& w : config.network.warnings)
         warnings.push_back(w);
     for (const auto& w : config.system.warnings)
@@ -160,7 +139,7 @@ Result<std::unique_ptr<Simulation>> build_simulation(SessionConfig config, Trace
     input.network_model = config.network_model;
     input.compute_model = config.compute_model;
     input.keep_timeline = config.keep_timeline;
-    return Simulation::create(std::move(input));
+    return Simulation::create(std::move(input), &warnings);
 }
 
 } // namespace astrolabe

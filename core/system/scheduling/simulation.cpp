@@ -86,8 +86,6 @@ namespace {
 // A custom implementation must have an ET for every position of every group that uses it, whose peers
 // stay inside the group, and only sends, receives, compute and no-op nodes.
 Status check_custom(const SimulationInput& in, const std::string& source) {
-    static const char* kKeys[] = {"all-reduce-implementation-custom", "all-gather-implementation-custom",
-                                  "reduce-scatter-implementation-custom", "all-to-all-implementation-custom"};
     Status problems;
     for (int k = 0; k < config::kCollectiveKinds; ++k) {
         const auto& ets = in.custom[k];
@@ -99,9 +97,9 @@ Status check_custom(const SimulationInput& in, const std::string& source) {
                     needed = std::max(needed,
                                       n.peer == 0 ? in.graphs.size() : in.groups.groups[n.peer].ranks.size());
         if (needed > ets.size()) {
-            problems.add(source + ": " + kKeys[k] + ": " + std::to_string(ets.size()) +
-                         " ET file(s) but a collective of " + std::to_string(needed) +
-                         " NPUs uses it; one ET per position was expected");
+            problems.add(source + ": " + config::custom_implementation_key(k) + ": " +
+                         std::to_string(ets.size()) + " ET file(s) but a collective of " +
+                         std::to_string(needed) + " NPUs uses it; one ET per position was expected");
             continue;
         }
         for (size_t pos = 0; pos < needed; ++pos)
@@ -110,8 +108,8 @@ Status check_custom(const SimulationInput& in, const std::string& source) {
                                n.kind == NodeKind::Compute || n.kind == NodeKind::Nop;
                 bool ok_peer = !(n.kind == NodeKind::Send || n.kind == NodeKind::Recv) || n.peer < needed;
                 if (!ok_kind || !ok_peer) {
-                    problems.add(source + ": " + kKeys[k] + ": ET of position " + std::to_string(pos) +
-                                 ", node " + std::to_string(n.id) + ": " +
+                    problems.add(source + ": " + config::custom_implementation_key(k) + ": ET of position " +
+                                 std::to_string(pos) + ", node " + std::to_string(n.id) + ": " +
                                  (!ok_kind ? std::string("a ") + node_kind_name(n.kind) +
                                                  " node; only sends, receives and compute nodes were expected"
                                            : "peer rank " + std::to_string(n.peer) +
@@ -125,24 +123,35 @@ Status check_custom(const SimulationInput& in, const std::string& source) {
 
 } // namespace
 
+bool uses_roofline(ComputeModelKind model, const config::SystemConfig& sys) {
+    return model == ComputeModelKind::Roofline ||
+           (model == ComputeModelKind::FromSystem && sys.roofline_enabled);
+}
+
 Status check_collectives(const config::SystemConfig& sys, const config::NetworkConfig& net, uint32_t used,
-                         const std::string& source) {
-    static const char* kKeys[] = {"all-reduce-implementation", "all-gather-implementation",
-                                  "reduce-scatter-implementation", "all-to-all-implementation"};
+                         const std::string& source, std::vector<std::string>* warnings) {
     Status problems;
     for (int k = 0; k < config::kCollectiveKinds; ++k) {
         const auto& list = sys.implementation[k];
         if (!(used & (1u << k))) continue; // ASTRA-sim only builds the algorithms a trace uses
         if (!sys.custom_implementation[k].empty()) continue; // the custom ET replaces the list
+        const char* key = config::implementation_key(k);
         if (list.size() > net.dims.size())
-            problems.add(source + ": " + kKeys[k] + ": " + std::to_string(list.size()) +
+            problems.add(source + ": " + key + ": " + std::to_string(list.size()) +
                          " algorithms for a network of " + std::to_string(net.dims.size()) +
                          " dimension(s); one algorithm per network dimension was expected");
+        // ASTRA-sim runs a collective over as many dimensions as the list names; a shorter list than the
+        // network leaves the outer dimensions out. Legal, but rarely meant.
+        if (warnings && !list.empty() && list.size() < net.dims.size())
+            warnings->push_back(
+                source + ": " + key + " names " + std::to_string(list.size()) +
+                " algorithm(s) for a network of " + std::to_string(net.dims.size()) +
+                " dimensions; its collectives leave the other dimensions out, as in ASTRA-sim");
         for (size_t d = 0; d < list.size() && d < net.dims.size(); ++d) {
             auto a = list[d].algorithm;
             uint32_t n = net.dims[d].npus;
-            std::string where = source + ": " + kKeys[k] + "[" + std::to_string(d) +
-                                "]: " + config::algorithm_spelling(list[d]);
+            std::string where =
+                source + ": " + key + "[" + std::to_string(d) + "]: " + config::algorithm_spelling(list[d]);
             if (a == config::CollectiveAlgorithm::HalvingDoubling &&
                 k == int(config::CollectiveKind::AllToAll))
                 problems.add(where + " cannot run an all-to-all; use ring or direct");
@@ -174,7 +183,8 @@ struct Simulation::Parts {
 
 Simulation::~Simulation() = default;
 
-Result<std::unique_ptr<Simulation>> Simulation::create(SimulationInput input) {
+Result<std::unique_ptr<Simulation>> Simulation::create(SimulationInput input,
+                                                       std::vector<std::string>* warnings) {
     Status problems;
     uint64_t npus = input.network.npus();
     if (npus == 0) problems.add("network: no dimensions; at least one was expected");
@@ -184,13 +194,12 @@ Result<std::unique_ptr<Simulation>> Simulation::create(SimulationInput input) {
     if (input.network_model != NetworkModelKind::Analytical)
         problems.add(std::string("network model '") + network_model_name(input.network_model) +
                      "' is not built yet; use --network-model analytical");
-    bool roofline = input.compute_model == ComputeModelKind::Roofline ||
-                    (input.compute_model == ComputeModelKind::FromSystem && input.system.roofline_enabled);
+    bool roofline = uses_roofline(input.compute_model, input.system);
     if (roofline && (input.system.peak_perf_tflops <= 0 || input.system.local_mem_bw_gbps <= 0))
         problems.add(
             "system: the roofline compute model needs 'peak-perf' (TFLOPS) and 'local-mem-bw' (GB/s) > 0");
     problems.merge(check_collectives(input.system, input.network,
-                                     used_collective_kinds(input.graphs, input.groups), "system"));
+                                     used_collective_kinds(input.graphs, input.groups), "system", warnings));
     problems.merge(check_custom(input, "system"));
     uint64_t memory_nodes = 0;
     for (const auto& g : input.graphs)

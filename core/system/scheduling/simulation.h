@@ -55,14 +55,18 @@ struct RunResult {
 int collective_kind_of(trace::CollectiveType t);
 // Bit k set: the traces run a whole-system collective that uses config::CollectiveKind k's algorithms.
 uint32_t used_collective_kinds(const std::vector<WorkloadGraph>& graphs, const GroupTable& groups);
+// Whether compute nodes are timed by the roofline model (else replayed from their duration).
+bool uses_roofline(ComputeModelKind model, const config::SystemConfig& sys);
 // Checks the system configuration against the network (algorithm lists, member counts) for the collective
-// kinds in `used`; every problem.
+// kinds in `used`; every problem. Lists shorter than the network are legal and noted in `warnings`.
 Status check_collectives(const config::SystemConfig& sys, const config::NetworkConfig& net, uint32_t used,
-                         const std::string& source);
+                         const std::string& source, std::vector<std::string>* warnings = nullptr);
 
 class Simulation {
 public:
-    static Result<std::unique_ptr<Simulation>> create(SimulationInput input);
+    // `warnings`, when given, receives notes on the inputs that do not stop the run.
+    static Result<std::unique_ptr<Simulation>> create(SimulationInput input,
+                                                      std::vector<std::string>* warnings = nullptr);
     ~Simulation();
 
     // Runs up to `max_events` events; returns true while events remain.
