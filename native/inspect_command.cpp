@@ -180,9 +180,9 @@ private:
             }
             uint32_t src = send ? n.comm_src.value_or(rank) : *n.comm_src;
             uint32_t dst = send ? *n.comm_dst : n.comm_dst.value_or(rank);
-            // Matched as the simulator matches them: tags folded below 500000000 (ASTRA-sim's rule), equal
+            // Matched as the simulator matches them: tags folded by workload_tag() (ASTRA-sim's rule), equal
             // sizes.
-            auto& pair = pairs_[std::make_tuple(src, dst, uint64_t(*n.comm_tag) % 500000000u, *n.comm_size)];
+            auto& pair = pairs_[std::make_tuple(src, dst, workload_tag(*n.comm_tag), *n.comm_size)];
             (send ? pair.first : pair.second) += 1;
             if (ranks_known_ && (send ? dst : src) == rank)
                 note("point-to-point node whose peer is its own rank", path, n);

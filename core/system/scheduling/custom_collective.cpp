@@ -28,27 +28,32 @@ void CustomCollectives::start(uint32_t npu, const WorkloadGraph& algorithm,
     issue_ready(npu);
 }
 
+void CustomCollectives::release_children(Run& r, uint32_t node) {
+    for (uint32_t c = r.graph->nodes[node].child_begin; c < r.graph->child_end(node); ++c)
+        if (--r.parents_left[r.graph->children[c]] == 0) r.ready.push_back(r.graph->children[c]);
+}
+
 void CustomCollectives::issue_ready(uint32_t npu) {
     Run& r = runs_[npu];
     // Zero-time nodes finish here and may make more nodes ready; keep going until none is left.
     while (!r.ready.empty()) {
-        std::vector<uint32_t> batch;
-        batch.swap(r.ready);
-        std::sort(batch.begin(), batch.end());
-        for (uint32_t node : batch) {
+        r.batch.clear();
+        r.batch.swap(r.ready); // both keep their buffers: no allocation per pass
+        std::sort(r.batch.begin(), r.batch.end());
+        for (uint32_t node : r.batch) {
             const GraphNode& n = r.graph->nodes[node];
             Callback cb{this, kNodeDone, pack(npu, node)};
             switch (n.kind) {
             case NodeKind::Send:
                 ++r.in_flight;
                 matcher_.send(
-                    MessageKey{MessageSpace::Workload, n.tag % 500000000u, npu, npu_of(r, n.peer), n.bytes},
+                    MessageKey{MessageSpace::Workload, workload_tag(n.tag), npu, npu_of(r, n.peer), n.bytes},
                     cb);
                 break;
             case NodeKind::Recv:
                 ++r.in_flight;
                 matcher_.recv(
-                    MessageKey{MessageSpace::Workload, n.tag % 500000000u, npu_of(r, n.peer), npu, n.bytes},
+                    MessageKey{MessageSpace::Workload, workload_tag(n.tag), npu_of(r, n.peer), npu, n.bytes},
                     cb);
                 break;
             case NodeKind::Compute:
@@ -56,8 +61,7 @@ void CustomCollectives::issue_ready(uint32_t npu) {
                 buckets_.add(npu, replay_time(n.duration_ns), cb);
                 break;
             default: // no-ops (other kinds are refused when the simulation is built)
-                for (uint32_t c = n.child_begin; c < r.graph->child_end(node); ++c)
-                    if (--r.parents_left[r.graph->children[c]] == 0) r.ready.push_back(r.graph->children[c]);
+                release_children(r, node);
                 break;
             }
         }
@@ -67,8 +71,7 @@ void CustomCollectives::issue_ready(uint32_t npu) {
 void CustomCollectives::finish(uint32_t npu, uint32_t node) {
     Run& r = runs_[npu];
     --r.in_flight;
-    for (uint32_t c = r.graph->nodes[node].child_begin; c < r.graph->child_end(node); ++c)
-        if (--r.parents_left[r.graph->children[c]] == 0) r.ready.push_back(r.graph->children[c]);
+    release_children(r, node);
     issue_ready(npu);
 }
 

@@ -39,7 +39,8 @@ private:
         const WorkloadGraph* graph = nullptr;
         const std::vector<uint32_t>* ranks = nullptr;
         std::vector<uint32_t> parents_left;
-        std::vector<uint32_t> ready; // ascending
+        std::vector<uint32_t> ready; // made ready, not yet issued
+        std::vector<uint32_t> batch; // the pass being issued, ascending
         uint32_t in_flight = 0;
         Callback done;
     };
@@ -48,6 +49,7 @@ private:
     uint32_t npu_of(const Run& r, uint32_t algo_rank) const {
         return r.ranks ? (*r.ranks)[algo_rank] : algo_rank;
     }
+    void release_children(Run& r, uint32_t node);
     void issue_ready(uint32_t npu);
     void finish(uint32_t npu, uint32_t node);
 

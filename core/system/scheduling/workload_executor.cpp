@@ -151,12 +151,11 @@ void WorkloadExecutor::issue(uint32_t npu, uint32_t node) {
         memory_->access(npu, n.bytes, Callback{this, kNodeDone, pack(npu, node)});
         return;
     case NodeKind::Send:
-        // ASTRA-sim folds workload tags below 500000000 (stream tags live above them).
-        matcher_.send(MessageKey{MessageSpace::Workload, n.tag % 500000000u, npu, n.peer, n.bytes},
+        matcher_.send(MessageKey{MessageSpace::Workload, workload_tag(n.tag), npu, n.peer, n.bytes},
                       Callback{this, kNodeDone, pack(npu, node)});
         return;
     case NodeKind::Recv:
-        matcher_.recv(MessageKey{MessageSpace::Workload, n.tag % 500000000u, n.peer, npu, n.bytes},
+        matcher_.recv(MessageKey{MessageSpace::Workload, workload_tag(n.tag), n.peer, npu, n.bytes},
                       Callback{this, kNodeDone, pack(npu, node)});
         return;
     case NodeKind::Collective:
