@@ -20,7 +20,7 @@ const std::vector<OptionSpec> kMicrobenchOptions = {
     {"npus", true, nullptr, "number of NPUs (one .et file each)"},
     {"repeat", true, nullptr, "collectives per NPU, chained (default 1)"},
     {"compute-us", true, nullptr, "a compute node of this many us before each collective (default 0)"},
-    {"output", true, "o", "output prefix P: writes P.0.et ... P.<npus-1>.et"},
+    {"output", true, nullptr, "(or -o) output prefix P: writes P.0.et ... P.<npus-1>.et"},
     {"help", false, nullptr, "this text"},
 };
 

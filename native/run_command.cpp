@@ -59,7 +59,8 @@ void print_warnings(const std::vector<std::string>& warnings) {
 // Reads and parses every config the arguments name, collecting all problems.
 Status load_configs(const Args& a, SessionConfig& cfg) {
     Status problems;
-    auto load = [&](const char* key, bool required, auto parse) {
+    // Reads the file --key names (if any) and parses it into `out`; problems are collected, not returned.
+    auto load = [&](const char* key, bool required, auto& out, auto parse) {
         std::string path = a.get(key);
         if (path.empty() || path == "empty") {
             if (required) problems.add(std::string("--") + key + ": missing; it is required");
@@ -67,35 +68,18 @@ Status load_configs(const Args& a, SessionConfig& cfg) {
         }
         auto text = read_file(path, std::string(key) + " configuration");
         if (!text.is_ok()) return problems.merge(text.status());
-        parse(text.value(), path);
+        auto parsed = parse(text.value(), path);
+        if (parsed.is_ok())
+            out = std::move(parsed.value());
+        else
+            problems.merge(parsed.status());
     };
-    load("network", true, [&](const std::string& t, const std::string& p) {
-        auto r = config::parse_network_yaml(t, p);
-        if (r.is_ok())
-            cfg.network = std::move(r.value());
-        else
-            problems.merge(r.status());
-    });
-    load("system", true, [&](const std::string& t, const std::string& p) {
-        auto r = config::parse_system_json(t, p);
-        if (r.is_ok())
-            cfg.system = std::move(r.value());
-        else
-            problems.merge(r.status());
-    });
-    load("memory", false, [&](const std::string& t, const std::string& p) {
-        auto r = config::parse_memory_json(t, p);
-        if (r.is_ok())
-            cfg.memory = std::move(r.value());
-        else
-            problems.merge(r.status());
-    });
-    load("comm-groups", false, [&](const std::string& t, const std::string& p) {
-        auto r = config::parse_comm_groups_json(t, p, cfg.network.npus());
-        if (r.is_ok())
-            cfg.groups = std::move(r.value());
-        else
-            problems.merge(r.status());
+    load("network", true, cfg.network, config::parse_network_yaml);
+    load("system", true, cfg.system, config::parse_system_json);
+    load("memory", false, cfg.memory, config::parse_memory_json);
+    uint64_t npus = cfg.network.npus();
+    load("comm-groups", false, cfg.groups, [npus](std::string_view t, const std::string& p) {
+        return config::parse_comm_groups_json(t, p, npus);
     });
     return problems;
 }
@@ -184,7 +168,6 @@ int run_command(const std::vector<std::string>& argv) {
     };
     const bool quiet = a.has("quiet");
 
-    auto wall_start = std::chrono::steady_clock::now();
     std::vector<std::string> warnings;
     Result<std::unique_ptr<Simulation>> built = Status::ok();
     {
@@ -213,7 +196,6 @@ int run_command(const std::vector<std::string>& argv) {
     ctx.network_model = network_model_name(sim.input().network_model);
     ctx.compute_model = sim.roofline() ? "roofline" : "trace";
     ctx.wall_s = std::chrono::duration<double>(end - run_start).count();
-    (void)wall_start;
 
     int rc = 0;
     if (a.has("report")) {

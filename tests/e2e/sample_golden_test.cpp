@@ -17,21 +17,6 @@ using namespace astrolabe;
 
 namespace {
 
-class DirTraceSource final : public TraceSource {
-public:
-    DirTraceSource(std::string dir, std::string stem, int64_t n)
-        : dir_(std::move(dir)), stem_(std::move(stem)), n_(n) {}
-    int64_t count() const override { return n_; }
-    Status read(uint32_t rank, std::string& bytes, std::string& name) override {
-        name = dir_ + "/" + stem_ + "." + std::to_string(rank) + ".et";
-        return test::read_file(name, bytes) ? Status::ok() : Status::error(name + ": cannot read");
-    }
-
-private:
-    std::string dir_, stem_;
-    int64_t n_;
-};
-
 // The report without `wall_s` and `events_per_s`, the only fields that measure the host.
 std::string strip_host_fields(const std::string& report) {
     std::string out;
@@ -48,7 +33,7 @@ std::string strip_host_fields(const std::string& report) {
     return out;
 }
 
-std::string run_sample(const std::string& name, const std::string& stem, int64_t npus, TimeNs& total) {
+std::string run_sample(const std::string& name, const std::string& stem, TimeNs& total) {
     std::string dir = std::string(ASTROLABE_SAMPLES_DIR) + "/" + name;
     std::string text;
     REQUIRE(test::read_file(dir + "/scenario.json", text));
@@ -62,7 +47,7 @@ std::string run_sample(const std::string& name, const std::string& stem, int64_t
     cfg.groups = sc.value().groups;
     REQUIRE(parse_network_model(sc.value().network_model, cfg.network_model));
     REQUIRE(parse_compute_model(sc.value().compute_model, cfg.compute_model));
-    DirTraceSource traces(dir, stem, npus);
+    test::PrefixTraceSource traces(dir, stem);
     std::vector<std::string> warnings;
     auto sim = build_simulation(cfg, traces, warnings);
     REQUIRE(sim.is_ok());
@@ -95,7 +80,7 @@ TEST_CASE("sample allreduce_ring8 reproduces its golden report", "[e2e][samples]
     // (50 GB/s, 500 ns, 4 chunks, endpoint delay 10, local-mem-bw 1600) is ASTRA-sim's anchor 64440 ns, and
     // the steps are serial: 4 * (20000 + 64440) = 337760 ns.
     TimeNs total = 0;
-    std::string report = run_sample("allreduce_ring8", "allreduce", 8, total);
+    std::string report = run_sample("allreduce_ring8", "allreduce", total);
     CHECK(total == 337760);
     check_golden("allreduce_ring8", report);
 }
@@ -104,12 +89,12 @@ TEST_CASE("sample alltoall_2d16 reproduces its golden report", "[e2e][samples]")
     // 2 steps of (50 us compute, 4 MiB all-to-all) over Switch(4) x Ring(4). The compute is 100 us of the
     // total; the rest is the two all-to-alls, which the golden report pins down (231108 ns in all).
     TimeNs total = 0;
-    std::string report = run_sample("alltoall_2d16", "alltoall", 16, total);
+    std::string report = run_sample("alltoall_2d16", "alltoall", total);
     CHECK(total == 231108);
     check_golden("alltoall_2d16", report);
 }
 
 TEST_CASE("the same scenario run twice gives identical reports", "[e2e][determinism]") {
     TimeNs a = 0, b = 0;
-    CHECK(run_sample("alltoall_2d16", "alltoall", 16, a) == run_sample("alltoall_2d16", "alltoall", 16, b));
+    CHECK(run_sample("alltoall_2d16", "alltoall", a) == run_sample("alltoall_2d16", "alltoall", b));
 }

@@ -35,7 +35,7 @@ std::string read_data(const std::string& rel) {
 
 Status PrefixTraceSource::read(uint32_t rank, std::string& bytes, std::string& name) {
     name = prefix_ + "." + std::to_string(rank) + ".et";
-    if (!read_file(data_path(name), bytes)) return Status::error(name + ": cannot be read");
+    if (!read_file(dir_ + name, bytes)) return Status::error(name + ": cannot be read");
     return Status::ok();
 }
 

@@ -24,12 +24,17 @@ std::string read_data(const std::string& rel);
 // rank asked for (count() = -1), like the CLI's prefix form.
 class PrefixTraceSource final : public TraceSource {
 public:
-    explicit PrefixTraceSource(std::string rel_prefix) : prefix_(std::move(rel_prefix)) {}
+    explicit PrefixTraceSource(std::string rel_prefix)
+        : prefix_(std::move(rel_prefix)), dir_(data_path("")) {}
+    // The same over `dir` (a path) instead of tests/data, e.g. a bundled sample's folder.
+    PrefixTraceSource(std::string dir, std::string prefix)
+        : prefix_(std::move(prefix)), dir_(std::move(dir) + "/") {}
     int64_t count() const override { return -1; }
     Status read(uint32_t rank, std::string& bytes, std::string& name) override;
 
 private:
-    std::string prefix_;
+    std::string prefix_; // names in messages are relative to dir_
+    std::string dir_;
 };
 
 // Parse inline config text; each REQUIREs that the text is valid.
