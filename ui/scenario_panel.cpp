@@ -108,8 +108,10 @@ void network_section(App& app) {
         changed = true;
     };
     if (ImGui::SmallButton("+ dimension")) resize(dims + 1);
-    ImGui::SameLine();
-    if (dims > 1 && ImGui::SmallButton("- dimension")) resize(dims - 1);
+    if (dims > 1) {
+        ImGui::SameLine();
+        if (ImGui::SmallButton("- dimension")) resize(dims - 1);
+    }
     if (changed) app.doc_changed();
     show_problems(app.problems_for("network", ""));
 }
@@ -196,6 +198,11 @@ void draw_scenario_panel(App& app, View& view, Platform& platform) {
     const auto& samples = app.samples();
     if (!samples.empty()) {
         if (view.sample >= static_cast<int>(samples.size())) view.sample = 0;
+        // Follow a sample loaded from elsewhere (a link, the JS API) so the picker shows what is loaded.
+        const std::string loaded = app.doc().get_string("/workload/sample");
+        for (size_t i = 0; i < samples.size(); ++i)
+            if (samples[i].name == loaded && app.scenario_source() == "sample " + loaded)
+                view.sample = static_cast<int>(i);
         ImGui::SetNextItemWidth(220);
         if (ImGui::BeginCombo("##sample", samples[view.sample].name.c_str())) {
             for (size_t i = 0; i < samples.size(); ++i) {

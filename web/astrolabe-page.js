@@ -174,6 +174,7 @@
     run,
     cancel() { requireReady(); Module._astro_cancel(); },
     report() { requireReady(); const t = cstr(Module._astro_report()); return t ? JSON.parse(t) : null; },
+    reportText() { requireReady(); return cstr(Module._astro_report()); }, // the exact bytes `run --report` writes
     timeline() { requireReady(); const t = cstr(Module._astro_timeline()); return t ? JSON.parse(t) : null; },
     problems() { requireReady(); return problems(); },
     shareUrl() {
