@@ -239,10 +239,11 @@ void App::step(double budget_ms) {
     double spent = 0;
     // Slices of a few thousand events keep the clock checks cheap and the frame close to its budget.
     try {
-        while (more && spent < budget_ms) {
+        // At least one slice per call, so even a zero budget makes progress.
+        do {
             more = sim_->run_slice(4096);
             spent = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-        }
+        } while (more && spent < budget_ms);
     } catch (const std::bad_alloc&) {
         sim_.reset();
         phase_ = RunPhase::Failed;

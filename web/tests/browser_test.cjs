@@ -13,7 +13,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const zlib = require('zlib');
-const { serve } = require('./static_server.cjs');
+const { serve } = require('../serve.cjs');
 
 const [webDir, cli, samplesDir] = process.argv.slice(2);
 if (!webDir || !cli || !samplesDir) {

@@ -1,5 +1,6 @@
-// A minimal static file server for the browser tests and `scripts/demo` (no Python or npm server needed).
+// A minimal static file server for `scripts/demo` and the browser tests (no Python or npm server needed).
 // Serves one folder on 127.0.0.1 with the MIME types the app needs (application/wasm for streaming compile).
+//   node web/serve.cjs [FOLDER [PORT]]     (default build/wasm/web, port 8000; 0 picks a free port)
 'use strict';
 const http = require('http');
 const fs = require('fs');
@@ -23,7 +24,10 @@ function serve(root, port = 0) {
       res.end(data);
     });
   });
-  return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(server)));
+  return new Promise((resolve, reject) => {
+    server.once('error', reject); // e.g. the port is taken
+    server.listen(port, '127.0.0.1', () => resolve(server));
+  });
 }
 
 module.exports = { serve };
@@ -33,5 +37,8 @@ if (require.main === module) {
   const port = Number(process.argv[3] || 8000);
   serve(root, port).then((s) => {
     console.log('Astrolabe web app: http://127.0.0.1:' + s.address().port + '/  (Ctrl-C stops)');
+  }, (e) => {
+    console.error('serve: ' + e.message);
+    process.exit(2);
   });
 }
