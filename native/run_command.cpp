@@ -11,6 +11,7 @@
 #include "native/progress.h"
 
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -35,9 +36,23 @@ const std::vector<OptionSpec> kRunOptions = {
     {"report", true, nullptr, "write the JSON report (docs/report.md) here"},
     {"timeline", true, nullptr, "write a Chrome trace-event timeline here"},
     {"quiet", false, nullptr, "no summary on stdout and no progress bar"},
+    {"max-sim-time", true, nullptr, "stop once simulated time reaches this many ns (partial report, exit 3)"},
+    {"max-wall-time", true, nullptr, "stop after this many seconds of simulation (partial report, exit 3)"},
     {"logging-folder", true, nullptr, "accepted for ASTRA-sim compatibility; ignored"},
     {"help", false, nullptr, "this text"},
 };
+
+// Set by SIGINT; the run loop checks it between slices (nothing else is safe in a signal handler).
+volatile std::sig_atomic_t g_interrupted = 0;
+void on_interrupt(int) {
+    g_interrupted = 1;
+}
+
+bool parse_positive(const std::string& s, uint64_t& out) {
+    if (s.empty() || s.size() > 18 || s.find_first_not_of("0123456789") != std::string::npos) return false;
+    out = std::stoull(s);
+    return out > 0;
+}
 
 #ifndef ASTROLABE_SAMPLES_DIR
 #define ASTROLABE_SAMPLES_DIR "samples"
@@ -182,18 +197,54 @@ int run_command(const std::vector<std::string>& argv) {
     if (!built.is_ok()) return fail(built.status().message());
     Simulation& sim = *built.value();
 
+    // Limits and Ctrl-C stop the run at the next slice boundary and still write a report, marked partial.
+    uint64_t max_sim_ns = 0;
+    double max_wall_s = 0;
+    if (a.has("max-sim-time") && !parse_positive(a.get("max-sim-time"), max_sim_ns))
+        return fail("--max-sim-time: '" + a.get("max-sim-time") + "'; a whole number of ns > 0 was expected");
+    if (a.has("max-wall-time")) {
+        uint64_t ms = 0;
+        if (!parse_positive(a.get("max-wall-time"), ms))
+            return fail("--max-wall-time: '" + a.get("max-wall-time") +
+                        "'; a whole number of seconds > 0 was expected");
+        max_wall_s = static_cast<double>(ms);
+    }
+    // Smaller slices under a wall-time limit, so the run stops close to it; a simulated-time limit is exact
+    // (no event after it runs).
+    const uint64_t slice = max_wall_s > 0 ? 4096 : uint64_t(1) << 16;
+    const TimeNs until = max_sim_ns ? static_cast<TimeNs>(max_sim_ns) : kTimeNever;
+    std::string stopped;
+    g_interrupted = 0;
+    auto previous = std::signal(SIGINT, on_interrupt);
     auto run_start = std::chrono::steady_clock::now();
     {
         ProgressBar bar("simulating", !quiet);
-        while (sim.run_slice(uint64_t(1) << 16)) {
+        while (sim.run_slice(slice, until)) {
             bar.update(sim.nodes_done(), sim.nodes_total(),
                        std::to_string(sim.nodes_done()) + "/" + std::to_string(sim.nodes_total()) + " nodes");
+            if (g_interrupted) {
+                stopped = "interrupted (Ctrl-C) at simulated time " + std::to_string(sim.now()) + " ns";
+                break;
+            }
+            if (max_sim_ns && sim.next_event_time() > until) {
+                stopped = "--max-sim-time " + std::to_string(max_sim_ns) + " ns reached";
+                break;
+            }
+            double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count();
+            if (max_wall_s > 0 && wall >= max_wall_s) {
+                stopped = "--max-wall-time " + a.get("max-wall-time") + " s reached at simulated time " +
+                          std::to_string(sim.now()) + " ns";
+                break;
+            }
         }
     }
+    std::signal(SIGINT, previous);
     auto end = std::chrono::steady_clock::now();
     RunResult result = sim.result();
     ReportContext ctx = report_context(sim, workload_label);
     ctx.wall_s = std::chrono::duration<double>(end - run_start).count();
+    ctx.partial = !stopped.empty();
+    ctx.partial_reason = stopped;
 
     int rc = 0;
     if (a.has("report")) {
@@ -205,6 +256,10 @@ int run_command(const std::vector<std::string>& argv) {
         if (!st.is_ok()) rc = fail(st.message());
     }
     if (!quiet) std::fputs(report_summary(result, ctx).c_str(), stdout);
+    if (!stopped.empty()) {
+        std::fprintf(stderr, "stopped early: %s; the report is partial\n", stopped.c_str());
+        return rc ? rc : 3;
+    }
     if (!result.complete) {
         std::fprintf(stderr, "error: the simulation ended with NPUs that did not finish:\n");
         size_t shown = 0;

@@ -22,6 +22,8 @@ public:
     TimeNs now() const { return now_; }
     bool idle() const { return queue_.empty(); }
     uint64_t pending() const { return queue_.size(); }
+    // When the next pending event is due; kTimeNever when none is.
+    TimeNs next_time() const { return queue_.empty() ? kTimeNever : queue_.next_time(); }
     const EngineStats& stats() const { return stats_; }
 
     EventId schedule_at(TimeNs t, const Callback& cb) {

@@ -245,13 +245,16 @@ Result<std::unique_ptr<Simulation>> Simulation::create(SimulationInput input,
     return sim;
 }
 
-bool Simulation::run_slice(uint64_t max_events) {
-    parts_->engine.run(max_events);
+bool Simulation::run_slice(uint64_t max_events, TimeNs until) {
+    parts_->engine.run(max_events, until);
     return !parts_->engine.idle();
 }
 
 TimeNs Simulation::now() const {
     return parts_->engine.now();
+}
+TimeNs Simulation::next_event_time() const {
+    return parts_->engine.next_time();
 }
 uint64_t Simulation::events() const {
     return parts_->engine.stats().events;

@@ -69,13 +69,14 @@ public:
                                                       std::vector<std::string>* warnings = nullptr);
     ~Simulation();
 
-    // Runs up to `max_events` events; returns true while events remain.
-    bool run_slice(uint64_t max_events);
+    // Runs up to `max_events` events, none later than `until`; returns true while events remain.
+    bool run_slice(uint64_t max_events, TimeNs until = kTimeNever);
     void run_to_end() {
         while (run_slice(uint64_t(1) << 20)) {
         }
     }
     TimeNs now() const;
+    TimeNs next_event_time() const; // kTimeNever when nothing is pending
     uint64_t events() const;
     uint64_t nodes_total() const { return nodes_total_; }
     uint64_t nodes_done() const;
