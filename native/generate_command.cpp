@@ -1,9 +1,11 @@
 // `astrolabe generate`: synthetic workloads written as Chakra .et files, one per NPU.
 #include "core/generate/microbench.h"
+#include "core/generate/transformer.h"
 #include "core/trace/trace_reader.h"
 #include "native/args.h"
 #include "native/commands.h"
 #include "native/files.h"
+#include "native/progress.h"
 
 #include <algorithm>
 #include <cctype>
@@ -83,17 +85,114 @@ int microbench(const std::vector<std::string>& argv) {
     return 0;
 }
 
+// Writes `<prefix>.<rank>.et` as each rank arrives and `<prefix>.json` (the comm groups, STAGE's naming).
+class FileSink final : public generate::TraceSink {
+public:
+    explicit FileSink(std::string prefix) : prefix_(std::move(prefix)) {}
+    Status write_rank(uint32_t rank, std::string et_bytes) override {
+        ++ranks;
+        return write_file(prefix_ + "." + std::to_string(rank) + ".et", et_bytes);
+    }
+    Status write_comm_groups(std::string json) override {
+        groups_path = prefix_ + ".json";
+        return write_file(groups_path, json + "\n");
+    }
+    uint32_t ranks = 0;
+    std::string groups_path;
+
+private:
+    std::string prefix_;
+};
+
+std::vector<OptionSpec> transformer_options() {
+    static std::vector<std::string> names; // OptionSpec holds const char*: keep the strings alive
+    std::vector<OptionSpec> specs;
+    const auto& help = generate::param_help();
+    names.clear();
+    names.reserve(help.size());
+    for (const auto& h : help)
+        names.push_back(h.first);
+    for (size_t i = 0; i < help.size(); ++i) {
+        const bool flag = names[i] == "weight-sharded" || names[i] == "recompute" || names[i] == "mixed-precision";
+        specs.push_back({names[i].c_str(), !flag, nullptr, help[i].second.c_str()});
+    }
+    specs.push_back({"output", true, nullptr, "(or -o) output prefix P: writes P.0.et ... and P.json (groups)"});
+    specs.push_back({"dry-run", false, nullptr, "print the plan (per-stage node counts, bytes per group); write nothing"});
+    specs.push_back({"quiet", false, nullptr, "no progress bar"});
+    specs.push_back({"help", false, nullptr, "this text"});
+    return specs;
+}
+
+// `generate transformer` (training step by default) and `generate inference` (prefill by default).
+int transformer(const std::vector<std::string>& argv, generate::Phase default_phase) {
+    std::vector<std::string> args = argv;
+    for (auto& a : args)
+        if (a == "-o") a = "--output";
+    const std::vector<OptionSpec> specs = transformer_options();
+    auto parsed = parse_args(args, specs);
+    if (!parsed.is_ok()) return fail(parsed.status().message());
+    const Args& a = parsed.value();
+    if (a.has("help")) {
+        std::string presets;
+        for (const auto& n : generate::preset_names())
+            presets += " " + n;
+        std::printf("astrolabe generate transformer|inference: a transformer training step or inference steps as "
+                    "Chakra traces\npresets:%s\n\n%s",
+                    presets.c_str(), options_help(specs).c_str());
+        return 0;
+    }
+    if (!a.positionals.empty()) return fail("generate: unexpected argument '" + a.positionals[0] + "' (see --help)");
+    generate::TransformerParams p;
+    p.phase = default_phase;
+    std::vector<std::pair<std::string, std::string>> named;
+    for (const auto& kv : a.values)
+        if (kv.first != "output" && kv.first != "dry-run" && kv.first != "quiet") named.push_back(kv);
+    Status problems = generate::apply_params(p, named);
+    // Problems name parameters; the CLI spells them as flags.
+    Status flagged;
+    for (const auto& m : problems.problems())
+        flagged.add("--" + m);
+    if (flagged.is_ok()) {
+        const Status checked = generate::check(p);
+        for (const auto& m : checked.problems())
+            flagged.add("--" + m);
+    }
+    if (!a.has("output") && !a.has("dry-run")) flagged.add("-o/--output: missing; the output prefix is required");
+    if (!flagged.is_ok()) return fail(flagged.message());
+    if (a.has("dry-run")) {
+        std::fputs(generate::plan_text(p).c_str(), stdout);
+        return 0;
+    }
+    FileSink sink(a.get("output"));
+    Status st;
+    {
+        ProgressBar bar("generating", !a.has("quiet"));
+        st = generate::generate_transformer(p, sink, [&bar](uint32_t done, uint32_t total) {
+            bar.update(done, total, std::to_string(done) + "/" + std::to_string(total) + " ranks");
+        });
+    }
+    if (!st.is_ok()) return fail(st.message());
+    std::printf("wrote %u trace files %s.{0..%u}.et", sink.ranks, a.get("output").c_str(), sink.ranks - 1);
+    if (!sink.groups_path.empty()) std::printf(" and communicator groups %s (run with --comm-groups)", sink.groups_path.c_str());
+    std::printf("\n");
+    return 0;
+}
+
 } // namespace
 
 int generate_command(const std::vector<std::string>& args) {
-    if (args.empty() || args[0] == "--help")
-        return args.empty()
-                   ? fail("generate: which workload? available: microbench (see generate microbench --help)")
-                   : (std::puts("astrolabe generate microbench [options]   (generate microbench --help)"), 0);
+    const char* kWhich = "generate: which workload? available: microbench, transformer, inference "
+                         "(see generate <workload> --help)";
+    if (args.empty()) return fail(kWhich);
+    if (args[0] == "--help") {
+        std::puts("astrolabe generate microbench|transformer|inference [options]   (generate <workload> --help)");
+        return 0;
+    }
     std::vector<std::string> rest(args.begin() + 1, args.end());
     if (args[0] == "microbench") return microbench(rest);
-    return fail("generate: unknown workload '" + args[0] +
-                "'; available: microbench (transformer is not built yet)");
+    if (args[0] == "transformer") return transformer(rest, generate::Phase::Training);
+    if (args[0] == "inference") return transformer(rest, generate::Phase::Prefill);
+    return fail("generate: unknown workload '" + args[0] + "'; available: microbench, transformer, inference");
 }
 
 } // namespace astrolabe::cli
