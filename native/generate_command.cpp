@@ -113,11 +113,14 @@ std::vector<OptionSpec> transformer_options() {
     for (const auto& h : help)
         names.push_back(h.first);
     for (size_t i = 0; i < help.size(); ++i) {
-        const bool flag = names[i] == "weight-sharded" || names[i] == "recompute" || names[i] == "mixed-precision";
+        const bool flag =
+            names[i] == "weight-sharded" || names[i] == "recompute" || names[i] == "mixed-precision";
         specs.push_back({names[i].c_str(), !flag, nullptr, help[i].second.c_str()});
     }
-    specs.push_back({"output", true, nullptr, "(or -o) output prefix P: writes P.0.et ... and P.json (groups)"});
-    specs.push_back({"dry-run", false, nullptr, "print the plan (per-stage node counts, bytes per group); write nothing"});
+    specs.push_back(
+        {"output", true, nullptr, "(or -o) output prefix P: writes P.0.et ... and P.json (groups)"});
+    specs.push_back({"dry-run", false, nullptr,
+                     "print the plan (per-stage node counts, bytes per group); write nothing"});
     specs.push_back({"quiet", false, nullptr, "no progress bar"});
     specs.push_back({"help", false, nullptr, "this text"});
     return specs;
@@ -136,12 +139,14 @@ int transformer(const std::vector<std::string>& argv, generate::Phase default_ph
         std::string presets;
         for (const auto& n : generate::preset_names())
             presets += " " + n;
-        std::printf("astrolabe generate transformer|inference: a transformer training step or inference steps as "
-                    "Chakra traces\npresets:%s\n\n%s",
-                    presets.c_str(), options_help(specs).c_str());
+        std::printf(
+            "astrolabe generate transformer|inference: a transformer training step or inference steps as "
+            "Chakra traces\npresets:%s\n\n%s",
+            presets.c_str(), options_help(specs).c_str());
         return 0;
     }
-    if (!a.positionals.empty()) return fail("generate: unexpected argument '" + a.positionals[0] + "' (see --help)");
+    if (!a.positionals.empty())
+        return fail("generate: unexpected argument '" + a.positionals[0] + "' (see --help)");
     generate::TransformerParams p;
     p.phase = default_phase;
     std::vector<std::pair<std::string, std::string>> named;
@@ -157,7 +162,8 @@ int transformer(const std::vector<std::string>& argv, generate::Phase default_ph
         for (const auto& m : checked.problems())
             flagged.add("--" + m);
     }
-    if (!a.has("output") && !a.has("dry-run")) flagged.add("-o/--output: missing; the output prefix is required");
+    if (!a.has("output") && !a.has("dry-run"))
+        flagged.add("-o/--output: missing; the output prefix is required");
     if (!flagged.is_ok()) return fail(flagged.message());
     if (a.has("dry-run")) {
         std::fputs(generate::plan_text(p).c_str(), stdout);
@@ -173,7 +179,8 @@ int transformer(const std::vector<std::string>& argv, generate::Phase default_ph
     }
     if (!st.is_ok()) return fail(st.message());
     std::printf("wrote %u trace files %s.{0..%u}.et", sink.ranks, a.get("output").c_str(), sink.ranks - 1);
-    if (!sink.groups_path.empty()) std::printf(" and communicator groups %s (run with --comm-groups)", sink.groups_path.c_str());
+    if (!sink.groups_path.empty())
+        std::printf(" and communicator groups %s (run with --comm-groups)", sink.groups_path.c_str());
     std::printf("\n");
     return 0;
 }
@@ -185,14 +192,16 @@ int generate_command(const std::vector<std::string>& args) {
                          "(see generate <workload> --help)";
     if (args.empty()) return fail(kWhich);
     if (args[0] == "--help") {
-        std::puts("astrolabe generate microbench|transformer|inference [options]   (generate <workload> --help)");
+        std::puts(
+            "astrolabe generate microbench|transformer|inference [options]   (generate <workload> --help)");
         return 0;
     }
     std::vector<std::string> rest(args.begin() + 1, args.end());
     if (args[0] == "microbench") return microbench(rest);
     if (args[0] == "transformer") return transformer(rest, generate::Phase::Training);
     if (args[0] == "inference") return transformer(rest, generate::Phase::Prefill);
-    return fail("generate: unknown workload '" + args[0] + "'; available: microbench, transformer, inference");
+    return fail("generate: unknown workload '" + args[0] +
+                "'; available: microbench, transformer, inference");
 }
 
 } // namespace astrolabe::cli

@@ -22,9 +22,9 @@ struct ModelDims {
     uint64_t w_ffn = 0;  // dense FFN weights per TP rank (one expert's, for MoE)
     uint64_t w_router = 0;
     uint64_t local_experts = 0;
-    uint64_t kv_tp = 0;  // key (or value) columns per TP rank: the KV-cache width
-    uint64_t E = 1;      // bytes per activation / weight element
-    uint64_t Eg = 1;     // bytes per gradient element (x2 with mixed precision)
+    uint64_t kv_tp = 0; // key (or value) columns per TP rank: the KV-cache width
+    uint64_t E = 1;     // bytes per activation / weight element
+    uint64_t Eg = 1;    // bytes per gradient element (x2 with mixed precision)
 
     ModelDims(const TransformerParams& p, uint64_t tokens_per_rank) {
         T = tokens_per_rank;

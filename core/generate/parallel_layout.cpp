@@ -50,7 +50,9 @@ uint32_t ParallelLayout::size(GroupKind k) const {
     return 1;
 }
 
-uint32_t ParallelLayout::count(GroupKind k) const { return size(k) > 1 ? npus() / size(k) : 0; }
+uint32_t ParallelLayout::count(GroupKind k) const {
+    return size(k) > 1 ? npus() / size(k) : 0;
+}
 
 uint32_t ParallelLayout::index(GroupKind k, const RankCoord& c) const {
     switch (k) {

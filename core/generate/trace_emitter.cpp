@@ -57,7 +57,8 @@ uint64_t TraceEmitter::comp(std::string name, uint64_t num_ops, uint64_t tensor_
 
 uint64_t TraceEmitter::gemm(std::string name, const Gemm& g, uint64_t dtype_bytes, Parents deps) {
     // num_ops counts multiply-accumulates (m*n*k), as STAGE does; tensor_size is the bytes of A, B and C.
-    uint64_t id = comp(std::move(name), g.m * g.n * g.k, (g.m * g.k + g.k * g.n + g.m * g.n) * dtype_bytes, deps);
+    uint64_t id =
+        comp(std::move(name), g.m * g.n * g.k, (g.m * g.k + g.k * g.n + g.m * g.n) * dtype_bytes, deps);
     trace::Node& n = t_.nodes.back();
     attr_int(n, "gemm_m", trace::AttrKind::Int64, static_cast<int64_t>(g.m));
     attr_int(n, "gemm_n", trace::AttrKind::Int64, static_cast<int64_t>(g.n));
@@ -65,8 +66,8 @@ uint64_t TraceEmitter::gemm(std::string name, const Gemm& g, uint64_t dtype_byte
     return id;
 }
 
-uint64_t TraceEmitter::coll(std::string name, trace::CollectiveType type, uint64_t bytes, const std::string& pg,
-                            Parents deps) {
+uint64_t TraceEmitter::coll(std::string name, trace::CollectiveType type, uint64_t bytes,
+                            const std::string& pg, Parents deps) {
     trace::Node& n = add(std::move(name), trace::NodeType::CommColl, deps);
     n.comm_type = static_cast<uint64_t>(type);
     n.comm_size = bytes;

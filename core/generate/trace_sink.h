@@ -25,7 +25,8 @@ public:
 class MemorySink final : public TraceSink {
 public:
     Status write_rank(uint32_t rank, std::string et_bytes) override {
-        if (rank != ranks.size()) return Status::error("generator wrote rank " + std::to_string(rank) + " out of order");
+        if (rank != ranks.size())
+            return Status::error("generator wrote rank " + std::to_string(rank) + " out of order");
         ranks.push_back(std::move(et_bytes));
         return Status::ok();
     }

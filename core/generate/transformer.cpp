@@ -76,13 +76,16 @@ std::string plan_text(const TransformerParams& p) {
     const ParallelLayout layout(p);
     std::string out;
     char line[512];
-    const char* phase = p.phase == Phase::Training ? "training step" : p.phase == Phase::Prefill ? "prefill" : "decode";
-    std::snprintf(line, sizeof line,
-                  "%s: %u NPUs = dp %u x tp %u x sp %u x pp %u%s; %llu micro-batches of %llu samples per replica\n",
-                  phase, layout.npus(), p.dp, p.tp, p.sp, p.pp,
-                  p.experts ? (" (ep " + std::to_string(p.ep) + ")").c_str() : "",
-                  static_cast<unsigned long long>(p.microbatches()),
-                  static_cast<unsigned long long>(p.micro_batch_size() / p.dp));
+    const char* phase = p.phase == Phase::Training  ? "training step"
+                        : p.phase == Phase::Prefill ? "prefill"
+                                                    : "decode";
+    std::snprintf(
+        line, sizeof line,
+        "%s: %u NPUs = dp %u x tp %u x sp %u x pp %u%s; %llu micro-batches of %llu samples per replica\n",
+        phase, layout.npus(), p.dp, p.tp, p.sp, p.pp,
+        p.experts ? (" (ep " + std::to_string(p.ep) + ")").c_str() : "",
+        static_cast<unsigned long long>(p.microbatches()),
+        static_cast<unsigned long long>(p.micro_batch_size() / p.dp));
     out += line;
     for (int k = 0; k < kGroupKinds; ++k) {
         auto kind = static_cast<GroupKind>(k);
@@ -100,17 +103,18 @@ std::string plan_text(const TransformerParams& p) {
         uint64_t total = 0;
         for (uint64_t v : s.nodes)
             total += v;
-        std::snprintf(line, sizeof line,
-                      "stage %u (e.g. rank %u): %llu nodes (COMP %llu, COLL %llu, SEND %llu, RECV %llu, MEM %llu), "
-                      "num_ops %llu\n",
-                      stage, rank, static_cast<unsigned long long>(total),
-                      static_cast<unsigned long long>(s.nodes[size_t(trace::NodeType::Comp)]),
-                      static_cast<unsigned long long>(s.nodes[size_t(trace::NodeType::CommColl)]),
-                      static_cast<unsigned long long>(s.nodes[size_t(trace::NodeType::CommSend)]),
-                      static_cast<unsigned long long>(s.nodes[size_t(trace::NodeType::CommRecv)]),
-                      static_cast<unsigned long long>(s.nodes[size_t(trace::NodeType::MemLoad)] +
-                                                      s.nodes[size_t(trace::NodeType::MemStore)]),
-                      static_cast<unsigned long long>(s.num_ops));
+        std::snprintf(
+            line, sizeof line,
+            "stage %u (e.g. rank %u): %llu nodes (COMP %llu, COLL %llu, SEND %llu, RECV %llu, MEM %llu), "
+            "num_ops %llu\n",
+            stage, rank, static_cast<unsigned long long>(total),
+            static_cast<unsigned long long>(s.nodes[size_t(trace::NodeType::Comp)]),
+            static_cast<unsigned long long>(s.nodes[size_t(trace::NodeType::CommColl)]),
+            static_cast<unsigned long long>(s.nodes[size_t(trace::NodeType::CommSend)]),
+            static_cast<unsigned long long>(s.nodes[size_t(trace::NodeType::CommRecv)]),
+            static_cast<unsigned long long>(s.nodes[size_t(trace::NodeType::MemLoad)] +
+                                            s.nodes[size_t(trace::NodeType::MemStore)]),
+            static_cast<unsigned long long>(s.num_ops));
         out += line;
         for (int k = 0; k < kGroupKinds; ++k)
             for (int c2 = 0; c2 < trace::kCollectiveTypeCount; ++c2) {
@@ -123,7 +127,8 @@ std::string plan_text(const TransformerParams& p) {
             }
         if (s.send_bytes || s.recv_bytes) {
             std::snprintf(line, sizeof line, "  pipeline    send %llu bytes, recv %llu bytes per rank\n",
-                          static_cast<unsigned long long>(s.send_bytes), static_cast<unsigned long long>(s.recv_bytes));
+                          static_cast<unsigned long long>(s.send_bytes),
+                          static_cast<unsigned long long>(s.recv_bytes));
             out += line;
         }
         if (s.mem_bytes) {

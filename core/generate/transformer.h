@@ -31,7 +31,7 @@ Status generate_transformer(const TransformerParams& p, TraceSink& sink,
 
 // What one rank's trace holds, for --dry-run and tests.
 struct RankSummary {
-    std::array<uint64_t, trace::kNodeTypeCount> nodes{};                           // by NodeType
+    std::array<uint64_t, trace::kNodeTypeCount> nodes{};                               // by NodeType
     std::array<std::array<uint64_t, trace::kCollectiveTypeCount>, kGroupKinds> coll{}; // bytes by kind, type
     uint64_t send_bytes = 0, recv_bytes = 0, mem_bytes = 0, num_ops = 0;
 };

@@ -53,7 +53,8 @@ private:
         return cursor_ = em_.coll(name, type, bytes, pg_[int(kind)], {cursor_, take_extra()});
     }
     uint32_t tag(uint64_t s, uint64_t boundary, uint64_t mb, bool wrap) const {
-        return static_cast<uint32_t>(1 + 2 * ((s * p_.pp + boundary) * p_.microbatches() + mb) + (wrap ? 1 : 0));
+        return static_cast<uint32_t>(1 + 2 * ((s * p_.pp + boundary) * p_.microbatches() + mb) +
+                                     (wrap ? 1 : 0));
     }
 
     void layer(uint64_t s, uint64_t mb, uint64_t l);
@@ -73,7 +74,8 @@ private:
 void InferenceBuilder::layer(uint64_t s, uint64_t mb, uint64_t l) {
     const ModelDims& D = dims_;
     const bool decode = p_.phase == Phase::Decode;
-    const std::string n = "s" + std::to_string(s) + ".mb" + std::to_string(mb) + ".L" + std::to_string(l) + ".";
+    const std::string n =
+        "s" + std::to_string(s) + ".mb" + std::to_string(mb) + ".L" + std::to_string(l) + ".";
     const uint64_t full = D.T * D.d; // activations are whole on every TP rank between regions
     elem(n + "attn_norm", 5);
     gemm(n + "qkv", D.T, D.qkv_n, D.d);
@@ -85,7 +87,8 @@ void InferenceBuilder::layer(uint64_t s, uint64_t mb, uint64_t l) {
         const uint64_t cache = 2 * samples_ * ctx * D.kv_tp * D.E;
         cursor_ = em_.mem(n + "kv_load", trace::NodeType::MemLoad, cache, {cursor_});
     }
-    comp(n + "attention", 2 * D.T * ctx * (D.d / p_.tp), (2 * D.T * D.d / p_.tp + 2 * samples_ * ctx * D.kv_tp) * D.E);
+    comp(n + "attention", 2 * D.T * ctx * (D.d / p_.tp),
+         (2 * D.T * D.d / p_.tp + 2 * samples_ * ctx * D.kv_tp) * D.E);
     gemm(n + "out_proj", D.T, D.d, D.d / p_.tp);
     blocking(n + "attn_out", CollectiveType::AllReduce, full * D.E, GroupKind::Tensor);
     elem(n + "attn_residual", 1);
@@ -121,7 +124,8 @@ void InferenceBuilder::step(uint64_t s, uint64_t mb) {
         if (s > 0 && p_.pp > 1) { // the previous step's sampled tokens come back from the last stage
             RankCoord last = c_;
             last.pp = p_.pp - 1;
-            extra_ = em_.recv(n + "recv_tokens", samples_ * 4, layout_.rank(last), tag(s - 1, 0, mb, true), {});
+            extra_ =
+                em_.recv(n + "recv_tokens", samples_ * 4, layout_.rank(last), tag(s - 1, 0, mb, true), {});
         }
         gemm(n + "in_emb", D.T, D.d, D.v_tp);
     }
@@ -147,7 +151,8 @@ void InferenceBuilder::step(uint64_t s, uint64_t mb) {
 
 } // namespace
 
-void build_inference(const TransformerParams& p, const ParallelLayout& layout, uint32_t rank, trace::Trace& t) {
+void build_inference(const TransformerParams& p, const ParallelLayout& layout, uint32_t rank,
+                     trace::Trace& t) {
     InferenceBuilder(p, layout, rank, t).build();
 }
 

@@ -49,7 +49,7 @@ const std::vector<Preset>& presets() {
           {"heads", "96"},
           {"kv-heads", "96"},
           {"seq", "2048"},
-          {"vocab", "50257"},
+          {"vocab", "50304"}, // 50257 padded to a multiple of 128, as Megatron does
           {"batch", "64"},
           {"micro-batch", "8"},
           {"dp", "8"},
@@ -73,7 +73,8 @@ const std::vector<Preset>& presets() {
           {"pp", "1"},
           {"dtype-bytes", "2"}}},
         {"llama3-70b",
-         "Llama-3 70B: 80 layers, hidden 8192, FFN 28672, 64 heads / 8 KV heads, seq 8192; TP 8 x PP 4 x DP 2",
+         "Llama-3 70B: 80 layers, hidden 8192, FFN 28672, 64 heads / 8 KV heads, seq 8192; TP 8 x PP 4 x DP "
+         "2",
          {{"model", "llama"},
           {"layers", "80"},
           {"hidden", "8192"},
@@ -261,32 +262,38 @@ Status check(const TransformerParams& p) {
     auto n = [](uint64_t v) { return std::to_string(v); };
     need(p.layers >= 1 && p.layers <= 100000, "layers: " + n(p.layers) + "; 1..100000 was expected");
     need(p.hidden >= 1 && p.hidden <= (1u << 20), "hidden: " + n(p.hidden) + "; 1..1048576 was expected");
-    need(p.ffn_size() >= 1 && p.ffn_size() <= (1u << 24), "ffn: " + n(p.ffn_size()) + "; 1..16777216 was expected");
+    need(p.ffn_size() >= 1 && p.ffn_size() <= (1u << 24),
+         "ffn: " + n(p.ffn_size()) + "; 1..16777216 was expected");
     need(p.heads >= 1 && p.hidden % std::max<uint64_t>(p.heads, 1) == 0,
          "heads: " + n(p.heads) + "; a divisor of hidden (" + n(p.hidden) + ") was expected");
     need(p.kv_head_count() >= 1 && p.heads % std::max<uint64_t>(p.kv_head_count(), 1) == 0,
          "kv-heads: " + n(p.kv_head_count()) + "; a divisor of heads (" + n(p.heads) + ") was expected");
     need(p.seq >= 1 && p.seq <= (1u << 24), "seq: " + n(p.seq) + "; 1..16777216 was expected");
     need(p.vocab >= 1 && p.vocab <= (1u << 24), "vocab: " + n(p.vocab) + "; 1..16777216 was expected");
-    need(p.dtype_bytes >= 1 && p.dtype_bytes <= 8, "dtype-bytes: " + n(p.dtype_bytes) + "; 1..8 was expected");
+    need(p.dtype_bytes >= 1 && p.dtype_bytes <= 8,
+         "dtype-bytes: " + n(p.dtype_bytes) + "; 1..8 was expected");
     need(p.batch >= 1, "batch: 0; a positive number of samples was expected");
     const uint64_t mb = p.micro_batch_size();
     need(mb >= 1 && p.batch % std::max<uint64_t>(mb, 1) == 0,
          "micro-batch: " + n(mb) + "; a divisor of batch (" + n(p.batch) + ") was expected");
     need(mb % p.dp == 0, "micro-batch: " + n(mb) + "; a multiple of dp (" + n(p.dp) +
                              ") was expected (each replica gets micro-batch / dp samples)");
-    need(p.npus() <= (1u << 24), "dp x tp x pp x sp: " + n(p.npus()) + " NPUs; at most 16777216 was expected");
+    need(p.npus() <= (1u << 24),
+         "dp x tp x pp x sp: " + n(p.npus()) + " NPUs; at most 16777216 was expected");
     need(p.hidden % p.tp == 0, "tp: " + n(p.tp) + "; a divisor of hidden (" + n(p.hidden) + ") was expected");
-    need(p.ffn_size() % p.tp == 0, "tp: " + n(p.tp) + "; a divisor of ffn (" + n(p.ffn_size()) + ") was expected");
+    need(p.ffn_size() % p.tp == 0,
+         "tp: " + n(p.tp) + "; a divisor of ffn (" + n(p.ffn_size()) + ") was expected");
     need(p.kv_head_count() % p.tp == 0 || p.tp % p.kv_head_count() == 0,
-         "tp: " + n(p.tp) + "; a divisor or multiple of kv-heads (" + n(p.kv_head_count()) + ") was expected");
+         "tp: " + n(p.tp) + "; a divisor or multiple of kv-heads (" + n(p.kv_head_count()) +
+             ") was expected");
     need(p.layers % p.pp == 0, "pp: " + n(p.pp) + "; a divisor of layers (" + n(p.layers) + ") was expected");
     need(p.seq % p.sp == 0, "sp: " + n(p.sp) + "; a divisor of seq (" + n(p.seq) + ") was expected");
     need(p.vocab % p.tp == 0, "tp: " + n(p.tp) + "; a divisor of vocab (" + n(p.vocab) + ") was expected");
     if (p.experts > 0) {
         need(p.top_k >= 1 && p.top_k <= p.experts,
              "top-k: " + n(p.top_k) + "; 1..experts (" + n(p.experts) + ") was expected");
-        need(p.experts % p.ep == 0, "ep: " + n(p.ep) + "; a divisor of experts (" + n(p.experts) + ") was expected");
+        need(p.experts % p.ep == 0,
+             "ep: " + n(p.ep) + "; a divisor of experts (" + n(p.experts) + ") was expected");
         need(p.dp % p.ep == 0, "ep: " + n(p.ep) + "; a divisor of dp (" + n(p.dp) + ") was expected");
         need(p.sp == 1, "sp: " + n(p.sp) + "; MoE layers are generated with sp 1 only");
     } else {

@@ -36,8 +36,9 @@ struct TransformerParams {
     uint64_t top_k = 1;
     bool weight_sharded = false; // ZeRO-3 / FSDP: weights all-gathered per use, gradients reduce-scattered
     bool recompute = false;      // activation recomputation: each layer's forward runs again before backward
-    bool mixed_precision = false; // gradients (and weight shards) travel at twice dtype_bytes (fp32 master copy)
-    uint64_t dtype_bytes = 1;     // bytes per element; 1 = element counts, as STAGE writes them
+    bool mixed_precision =
+        false;                // gradients (and weight shards) travel at twice dtype_bytes (fp32 master copy)
+    uint64_t dtype_bytes = 1; // bytes per element; 1 = element counts, as STAGE writes them
     GradSync grad_sync = GradSync::Microbatch;
     uint64_t context = 0;      // inference: KV-cache length before the step (0 = seq)
     uint64_t decode_steps = 1; // inference decode: tokens generated, one step each

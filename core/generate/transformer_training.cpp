@@ -75,8 +75,8 @@ private:
     ModelDims dims_;
     std::string pg_[kGroupKinds];
     uint64_t layers_per_stage_ = 0, first_layer_ = 0;
-    uint64_t cursor_ = 0; // the last node of the compute stream
-    uint64_t extra_ = 0;  // one more parent for the next stream node (a receive)
+    uint64_t cursor_ = 0;                           // the last node of the compute stream
+    uint64_t extra_ = 0;                            // one more parent for the next stream node (a receive)
     std::vector<std::vector<uint64_t>> grad_colls_; // per local layer: its gradient collectives
     std::vector<uint64_t> emb_grads_;               // the embedding weight-gradient GEMMs
 };
@@ -196,7 +196,8 @@ void TrainingBuilder::grad_sync(uint64_t mb, uint64_t local, uint64_t after) {
     const std::string n = tag(mb, first_layer_ + local) + "grad";
     const CollectiveType type = p_.weight_sharded ? CollectiveType::ReduceScatter : CollectiveType::AllReduce;
     if (has(GroupKind::Data))
-        grad_colls_[local].push_back(em_.coll(n, type, D.w_dense() * D.Eg, pg_[int(GroupKind::Data)], {after}));
+        grad_colls_[local].push_back(
+            em_.coll(n, type, D.w_dense() * D.Eg, pg_[int(GroupKind::Data)], {after}));
     if (D.local_experts && has(GroupKind::ExpertData))
         grad_colls_[local].push_back(
             em_.coll(n + "_experts", type, D.w_experts() * D.Eg, pg_[int(GroupKind::ExpertData)], {after}));
@@ -214,7 +215,8 @@ void TrainingBuilder::forward(uint64_t mb) {
     if (c_.pp > 0) {
         RankCoord prev = c_;
         prev.pp -= 1;
-        extra_ = em_.recv(n + "recv_act", D.a * D.E, layout_.rank(prev), p2p_tag(c_.pp - 1, mb, m, false), {});
+        extra_ =
+            em_.recv(n + "recv_act", D.a * D.E, layout_.rank(prev), p2p_tag(c_.pp - 1, mb, m, false), {});
     } else {
         gemm(n + "in_emb", D.T, D.d, D.v_tp); // a one-hot matmul, as STAGE models the lookup
     }
@@ -265,13 +267,15 @@ void TrainingBuilder::optimizer_step() {
     const int copies = (c_.pp == 0) + (c_.pp + 1 == p_.pp); // pp 1: both tables on one rank
     for (int e = 0; has_emb && e < copies; ++e) {
         // With pp 1 both tables are here; backward() records out_emb's gradient before in_emb's.
-        const std::string n = copies == 2 ? (e == 0 ? "out_emb." : "in_emb.") : (c_.pp == 0 ? "in_emb." : "out_emb.");
+        const std::string n =
+            copies == 2 ? (e == 0 ? "out_emb." : "in_emb.") : (c_.pp == 0 ? "in_emb." : "out_emb.");
         uint64_t acc = em_.comp(n + "grad_accumulate", emb, 2 * emb * D.Eg, {cursor_});
         for (size_t i = e; i < emb_grads_.size(); i += copies)
             em_.add_dep(acc, emb_grads_[i]);
         uint64_t last = acc;
         if (has(GroupKind::Data))
-            last = em_.coll(n + "grad_dp", CollectiveType::AllReduce, emb * D.Eg, pg_[int(GroupKind::Data)], {last});
+            last = em_.coll(n + "grad_dp", CollectiveType::AllReduce, emb * D.Eg, pg_[int(GroupKind::Data)],
+                            {last});
         if (has(GroupKind::Tensor))
             last = em_.coll(n + "grad_tp", CollectiveType::AllReduce, emb * D.Eg, pg_[int(GroupKind::Tensor)],
                             {last});
@@ -305,7 +309,8 @@ void TrainingBuilder::build() {
 
 } // namespace
 
-void build_training(const TransformerParams& p, const ParallelLayout& layout, uint32_t rank, trace::Trace& t) {
+void build_training(const TransformerParams& p, const ParallelLayout& layout, uint32_t rank,
+                    trace::Trace& t) {
     TrainingBuilder(p, layout, rank, t).build();
 }
 
