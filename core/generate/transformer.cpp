@@ -26,14 +26,77 @@ trace::Trace transformer_trace(const TransformerParams& p, const ParallelLayout&
     return t;
 }
 
+namespace {
+
+// Ranks of one pipeline stage run the same DAG; only group ids and pipeline peers differ. Rather than
+// rebuilding it (allocation-bound), the stage's trace is built once and retargeted rank by rank: each
+// collective's pg_name is recomputed from its group kind, and a peer keeps its offset from the rank
+// (peers are the same coordinates one stage away, a fixed rank distance). A test checks the result equals
+// a fresh build for every rank.
+class StageRetargeter {
+public:
+    StageRetargeter(const TransformerParams& p, const ParallelLayout& layout) : p_(p), layout_(layout) {}
+
+    const trace::Trace& trace_for(uint32_t rank) {
+        const uint32_t stage = layout_.coord(rank).pp;
+        if (!built_ || stage != stage_) {
+            t_ = transformer_trace(p_, layout_, rank);
+            kinds_.assign(t_.nodes.size(), -1);
+            for (size_t i = 0; i < t_.nodes.size(); ++i)
+                if (t_.nodes[i].type == trace::NodeType::CommColl)
+                    kinds_[i] = static_cast<int8_t>(layout_.kind_of(t_.nodes[i].pg_name.value_or("")));
+            built_ = true;
+            stage_ = stage;
+        } else {
+            retarget(rank);
+        }
+        rank_ = rank;
+        t_.source = "transformer." + std::to_string(rank) + ".et";
+        return t_;
+    }
+
+private:
+    static trace::Attribute* attr(trace::Node& n, const char* name) {
+        for (auto& a : n.attrs)
+            if (a.name == name) return &a;
+        return nullptr;
+    }
+    void retarget(uint32_t rank) {
+        const int64_t shift = int64_t(rank) - int64_t(rank_);
+        for (size_t i = 0; i < t_.nodes.size(); ++i) {
+            trace::Node& n = t_.nodes[i];
+            if (n.type == trace::NodeType::CommColl && kinds_[i] >= 0) {
+                n.pg_name = layout_.pg_name(static_cast<GroupKind>(kinds_[i]), rank);
+                attr(n, "pg_name")->strings[0] = *n.pg_name;
+            } else if (n.type == trace::NodeType::CommSend) {
+                n.comm_dst = static_cast<uint32_t>(int64_t(*n.comm_dst) + shift);
+                attr(n, "comm_dst")->ints[0] = *n.comm_dst;
+            } else if (n.type == trace::NodeType::CommRecv) {
+                n.comm_src = static_cast<uint32_t>(int64_t(*n.comm_src) + shift);
+                attr(n, "comm_src")->ints[0] = *n.comm_src;
+            }
+        }
+    }
+
+    const TransformerParams& p_;
+    const ParallelLayout& layout_;
+    trace::Trace t_;
+    std::vector<int8_t> kinds_; // per node: the GroupKind of its collective, or -1
+    bool built_ = false;
+    uint32_t stage_ = 0, rank_ = 0;
+};
+
+} // namespace
+
 Status generate_transformer(const TransformerParams& p, TraceSink& sink,
                             const std::function<void(uint32_t, uint32_t)>& progress) {
     Status st = check(p);
     if (!st.is_ok()) return st;
     const ParallelLayout layout(p);
     const uint32_t n = layout.npus();
+    StageRetargeter stages(p, layout);
     for (uint32_t r = 0; r < n; ++r) {
-        st = sink.write_rank(r, trace::encode_trace(transformer_trace(p, layout, r)));
+        st = sink.write_rank(r, trace::encode_trace(stages.trace_for(r)));
         if (!st.is_ok()) return st;
         if (progress) progress(r + 1, n);
     }
