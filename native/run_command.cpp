@@ -2,6 +2,7 @@
 #include "core/config/config_parse.h"
 #include "core/config/scenario.h"
 #include "core/report/report.h"
+#include "core/session/generated_workload.h"
 #include "core/session/session.h"
 #include "native/args.h"
 #include "native/commands.h"
@@ -124,7 +125,18 @@ int run_command(const std::vector<std::string>& argv) {
         cfg.groups = std::move(s.groups);
         if (!a.has("network-model")) network_model = s.network_model;
         if (!a.has("compute-model")) compute_model = s.compute_model;
-        if (s.workload_kind == config::Scenario::WorkloadKind::Embedded) {
+        if (s.workload_kind == config::Scenario::WorkloadKind::Generate) {
+            auto gen = generate_workload(s.workload, s.generate_params);
+            if (!gen.is_ok()) return fail(path + ": " + gen.status().message());
+            if (gen.value().has_groups) {
+                if (!cfg.groups.groups.empty())
+                    return fail(path + ": comm_groups: leave it out with a generated workload (the generator "
+                                       "defines its own groups)");
+                cfg.groups = std::move(gen.value().groups);
+            }
+            traces = std::make_unique<MemoryTraceSource>(std::move(gen.value().traces));
+            workload_label = "(generated " + s.workload + ")";
+        } else if (s.workload_kind == config::Scenario::WorkloadKind::Embedded) {
             auto mem = std::make_unique<MemoryTraceSource>();
             for (auto& t : s.traces)
                 mem->add(t.first, std::move(t.second));
