@@ -85,25 +85,6 @@ int microbench(const std::vector<std::string>& argv) {
     return 0;
 }
 
-// Writes `<prefix>.<rank>.et` as each rank arrives and `<prefix>.json` (the comm groups, STAGE's naming).
-class FileSink final : public generate::TraceSink {
-public:
-    explicit FileSink(std::string prefix) : prefix_(std::move(prefix)) {}
-    Status write_rank(uint32_t rank, std::string et_bytes) override {
-        ++ranks;
-        return write_file(prefix_ + "." + std::to_string(rank) + ".et", et_bytes);
-    }
-    Status write_comm_groups(std::string json) override {
-        groups_path = prefix_ + ".json";
-        return write_file(groups_path, json + "\n");
-    }
-    uint32_t ranks = 0;
-    std::string groups_path;
-
-private:
-    std::string prefix_;
-};
-
 std::vector<OptionSpec> transformer_options() {
     static std::vector<std::string> names; // OptionSpec holds const char*: keep the strings alive
     std::vector<OptionSpec> specs;
@@ -169,7 +150,7 @@ int transformer(const std::vector<std::string>& argv, generate::Phase default_ph
         std::fputs(generate::plan_text(p).c_str(), stdout);
         return 0;
     }
-    FileSink sink(a.get("output"));
+    FileTraceSink sink(a.get("output"));
     Status st;
     {
         ProgressBar bar("generating", !a.has("quiet"));

@@ -19,6 +19,9 @@ const char* kUsage =
     "  astrolabe run --scenario scenario.json [--report ...]\n"
     "  astrolabe inspect P [--json]          what a trace set holds\n"
     "  astrolabe generate microbench --collective all_reduce --size 1MiB --npus N -o P\n"
+    "  astrolabe generate transformer --preset llama3-8b [--dp D --tp T --pp P ...] -o P [--dry-run]\n"
+    "  astrolabe generate inference --phase prefill|decode [model and parallel options] -o P\n"
+    "  astrolabe rescale P --npus M -o Q     a data-parallel trace set for N NPUs rewritten for M\n"
     "  astrolabe convert IN OUT              .et <-> .json (Chakra's JSON form)\n"
     "\n"
     "`astrolabe <command> --help` lists a command's options. Exit codes: 0 ok, 2 bad input (including runs "
@@ -43,6 +46,7 @@ int main(int argc, char** argv) {
         if (cmd == "inspect") return astrolabe::cli::inspect_command(args);
         if (cmd == "convert") return astrolabe::cli::convert_command(args);
         if (cmd == "generate") return astrolabe::cli::generate_command(args);
+        if (cmd == "rescale") return astrolabe::cli::rescale_command(args);
     } catch (const std::bad_alloc&) {
         std::fputs("error: out of memory\n", stderr);
         return 2;
