@@ -1,5 +1,6 @@
 // `astrolabe generate`: synthetic workloads written as Chakra .et files, one per NPU.
 #include "core/generate/microbench.h"
+#include "core/generate/system_preset.h"
 #include "core/generate/transformer.h"
 #include "core/trace/trace_reader.h"
 #include "native/args.h"
@@ -100,6 +101,8 @@ std::vector<OptionSpec> transformer_options() {
     }
     specs.push_back(
         {"output", true, nullptr, "(or -o) output prefix P: writes P.0.et ... and P.json (groups)"});
+    specs.push_back({"system-preset", true, nullptr,
+                     "h100: also write P.system.json and P.network.yml for the NPU count (8-GPU nodes)"});
     specs.push_back({"dry-run", false, nullptr,
                      "print the plan (per-stage node counts, bytes per group); write nothing"});
     specs.push_back({"quiet", false, nullptr, "no progress bar"});
@@ -132,7 +135,9 @@ int transformer(const std::vector<std::string>& argv, generate::Phase default_ph
     p.phase = default_phase;
     std::vector<std::pair<std::string, std::string>> named;
     for (const auto& kv : a.values)
-        if (kv.first != "output" && kv.first != "dry-run" && kv.first != "quiet") named.push_back(kv);
+        if (kv.first != "output" && kv.first != "dry-run" && kv.first != "quiet" &&
+            kv.first != "system-preset")
+            named.push_back(kv);
     Status problems = generate::apply_params(p, named);
     // Problems name parameters; the CLI spells them as flags.
     Status flagged;
@@ -145,6 +150,14 @@ int transformer(const std::vector<std::string>& argv, generate::Phase default_ph
     }
     if (!a.has("output") && !a.has("dry-run"))
         flagged.add("-o/--output: missing; the output prefix is required");
+    generate::SystemPresetFiles hw;
+    if (a.has("system-preset") && flagged.is_ok()) {
+        auto f = generate::system_preset(a.get("system-preset"), static_cast<uint32_t>(p.npus()));
+        if (f.is_ok())
+            hw = f.value();
+        else
+            flagged.add("--" + f.status().message());
+    }
     if (!flagged.is_ok()) return fail(flagged.message());
     if (a.has("dry-run")) {
         std::fputs(generate::plan_text(p).c_str(), stdout);
@@ -159,6 +172,13 @@ int transformer(const std::vector<std::string>& argv, generate::Phase default_ph
         });
     }
     if (!st.is_ok()) return fail(st.message());
+    if (!hw.system_json.empty()) {
+        st = write_file(a.get("output") + ".system.json", hw.system_json);
+        if (st.is_ok()) st = write_file(a.get("output") + ".network.yml", hw.network_yaml);
+        if (!st.is_ok()) return fail(st.message());
+        std::printf("wrote %s.system.json and %s.network.yml (%s preset)\n", a.get("output").c_str(),
+                    a.get("output").c_str(), a.get("system-preset").c_str());
+    }
     std::printf("wrote %u trace files %s.{0..%u}.et", sink.ranks, a.get("output").c_str(), sink.ranks - 1);
     if (!sink.groups_path.empty())
         std::printf(" and communicator groups %s (run with --comm-groups)", sink.groups_path.c_str());

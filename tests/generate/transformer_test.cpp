@@ -3,6 +3,7 @@
 // completion by our own simulator.
 #include "core/config/config_parse.h"
 #include "core/generate/parallel_layout.h"
+#include "core/generate/system_preset.h"
 #include "core/generate/transformer.h"
 #include "core/trace/trace_reader.h"
 #include "support/test_support.h"
@@ -416,4 +417,37 @@ TEST_CASE("streamed generation equals building every rank from scratch", "[gener
     MemorySink again = generate_all(p);
     CHECK(again.ranks == sink.ranks);
     CHECK(again.comm_groups == sink.comm_groups);
+}
+
+TEST_CASE("the h100 hardware preset runs a generated workload", "[generate]") {
+    // 16 NPUs = two 8-GPU nodes: a 2-D switch network [8, 2] with NVSwitch and InfiniBand bandwidths, and a
+    // roofline system; both parse with the ASTRA-sim config readers and a dp 2 x tp 8 step completes.
+    auto files = system_preset("h100", 16);
+    REQUIRE(files.is_ok());
+    auto net = config::parse_network_yaml(files.value().network_yaml, "h100.network.yml");
+    auto sys = config::parse_system_json(files.value().system_json, "h100.system.json");
+    REQUIRE(net.is_ok());
+    REQUIRE(sys.is_ok());
+    CHECK(net.value().dims.size() == 2);
+    TransformerParams p = params({{"layers", "2"},
+                                  {"hidden", "256"},
+                                  {"heads", "8"},
+                                  {"vocab", "512"},
+                                  {"seq", "64"},
+                                  {"batch", "2"},
+                                  {"dp", "2"},
+                                  {"tp", "8"},
+                                  {"dtype-bytes", "2"}});
+    MemorySink sink = generate_all(p);
+    SessionConfig cfg;
+    cfg.network = net.value();
+    cfg.system = sys.value();
+    auto g = config::parse_comm_groups_json(sink.comm_groups, "groups", 16);
+    REQUIRE(g.is_ok());
+    cfg.groups = g.value();
+    RunResult r = test::run(cfg, sink.ranks);
+    CHECK(r.complete);
+    // 12 NPUs do not fill whole 8-GPU nodes.
+    CHECK_FALSE(system_preset("h100", 12).is_ok());
+    CHECK_FALSE(system_preset("tpu", 8).is_ok());
 }
