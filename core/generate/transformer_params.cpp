@@ -131,7 +131,7 @@ const std::vector<std::pair<std::string, std::string>>& param_help() {
         {"dp", "data-parallel degree (default 1)"},
         {"tp", "tensor-parallel degree, with sequence-parallel activations (default 1)"},
         {"pp", "pipeline-parallel degree, 1F1B schedule (default 1)"},
-        {"sp", "context-parallel degree: the sequence split, attention by all-to-all (default 1)"},
+        {"sp", "context-parallel degree: the sequence split, keys/values all-gathered (default 1)"},
         {"ep", "expert-parallel degree; divides dp (default 1)"},
         {"experts", "experts per MoE layer; 0 = dense FFN (default 0)"},
         {"top-k", "experts each token is routed to (default 1)"},

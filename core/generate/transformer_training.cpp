@@ -84,7 +84,7 @@ private:
 // [SECTION] Layer forward
 // Sequence-parallel TP (Megatron, as STAGE): between TP regions a rank holds a = T*d/tp activations; an
 // all-gather (comm_size = the shard) enters each region and a reduce-scatter (comm_size = the full T*d)
-// leaves it. Context parallelism (sp) exchanges heads for sequence by all-to-all around attention.
+// leaves it. Context parallelism (sp) gathers keys and values around attention.
 void TrainingBuilder::layer_forward(uint64_t mb, uint64_t layer, const char* what) {
     const ModelDims& D = dims_;
     const std::string n = tag(mb, layer) + what;
@@ -92,10 +92,12 @@ void TrainingBuilder::layer_forward(uint64_t mb, uint64_t layer, const char* wha
     elem(n + "attn_norm", 5);
     blocking(n + "attn_in", CollectiveType::AllGather, D.a * D.E, GroupKind::Tensor);
     gemm(n + "qkv", D.T, D.qkv_n, D.d);
-    blocking(n + "qkv_a2a", CollectiveType::AllToAll, D.T * D.qkv_n * D.E, GroupKind::Context);
+    // Context parallelism (STAGE's cp): each rank's queries attend to the whole sequence, so the keys and
+    // values of the context group are all-gathered (comm_size = this rank's K or V shard).
+    blocking(n + "k_gather", CollectiveType::AllGather, D.T * D.kv_tp * D.E, GroupKind::Context);
+    blocking(n + "v_gather", CollectiveType::AllGather, D.T * D.kv_tp * D.E, GroupKind::Context);
     // The fused attention kernel: STAGE counts q/k/v slicing (3a) and the kernel (3a), not S^2 work.
     elem(n + "attention", 6);
-    blocking(n + "attn_a2a", CollectiveType::AllToAll, D.a * D.E, GroupKind::Context);
     gemm(n + "out_proj", D.T, D.d, D.d / p_.tp);
     blocking(n + "attn_out", CollectiveType::ReduceScatter, D.T * D.d * D.E, GroupKind::Tensor);
     elem(n + "attn_residual", 1);
@@ -173,9 +175,12 @@ void TrainingBuilder::layer_backward(uint64_t mb, uint64_t layer) {
     blocking(n + "attn_dout", CollectiveType::AllGather, D.a * D.E, GroupKind::Tensor);
     gemm(n + "out_proj_dx", D.T, D.d / p_.tp, D.d);
     dw.push_back(gemm(n + "out_proj_dw", D.d / p_.tp, D.d, D.T));
-    blocking(n + "attn_a2a", CollectiveType::AllToAll, D.a * D.E, GroupKind::Context);
     elem(n + "attention", 23); // STAGE: dq, dk, dv kernels (18a) and the q/k/v slice gradients (5a)
-    blocking(n + "qkv_a2a", CollectiveType::AllToAll, D.T * D.qkv_n * D.E, GroupKind::Context);
+    // Context parallelism: the gradients of the gathered keys and values are summed back to their owners
+    // (comm_size = the whole context's K or V gradient).
+    const uint64_t kv_full = D.T * p_.sp * D.kv_tp * D.E;
+    blocking(n + "dk_scatter", CollectiveType::ReduceScatter, kv_full, GroupKind::Context);
+    blocking(n + "dv_scatter", CollectiveType::ReduceScatter, kv_full, GroupKind::Context);
     blocking(n + "attn_in", CollectiveType::AllGather, D.a * D.E, GroupKind::Tensor);
     dw.push_back(gemm(n + "qkv_dw", D.d, D.qkv_n, D.T));
     gemm(n + "qkv_dx", D.T, D.d, D.qkv_n);
