@@ -306,6 +306,22 @@ Status check(const TransformerParams& p) {
         need(p.decode_steps >= 1 && p.decode_steps <= 100000,
              "decode-steps: " + n(p.decode_steps) + "; 1..100000 was expected");
     }
+    // Guards against sizes that overflow 64-bit counters or traces too big to write: the largest GEMM's
+    // m*n*k and the nodes one rank would hold (about 60 per layer and micro-batch, more with experts).
+    if (s.is_ok()) {
+        const double tokens = double(mb / p.dp) * double(p.seq) / p.sp;
+        const double widest = std::max({double(p.ffn_size()) * 2, double(p.vocab), double(p.hidden) * 3});
+        need(tokens * double(p.hidden) * widest < 4e18,
+             "hidden / ffn / vocab / seq / micro-batch: a GEMM of " + std::to_string(uint64_t(tokens)) +
+                 " x " + n(p.hidden) + " x " + std::to_string(uint64_t(widest)) +
+                 " overflows 64-bit num_ops");
+        const double steps = p.phase == Phase::Decode ? double(p.decode_steps) : 1.0;
+        const double per_layer = 60.0 + 4.0 * double(p.experts ? p.experts / p.ep : 0);
+        const double nodes = double(p.microbatches()) * double(p.layers / p.pp) * per_layer * steps;
+        need(nodes < 5e7,
+             "batch / micro-batch / layers: about " + std::to_string(uint64_t(nodes)) +
+                 " nodes per rank; at most 4000000 was expected (fewer micro-batches or more pp)");
+    }
     const uint64_t tags = 2 * p.microbatches() * p.pp * std::max<uint64_t>(p.decode_steps, 1);
     need(tags < (1ull << 30), "batch / micro-batch: too many micro-batches for 32-bit send/recv tags");
     return s;

@@ -375,6 +375,18 @@ TEST_CASE("transformer parameters: presets, overrides and clear errors", "[gener
         CHECK(st.message().find("pp: 4; a divisor of layers (6) was expected") != std::string::npos);
         CHECK(st.message().find("micro-batch: 3; a divisor of batch (8) was expected") != std::string::npos);
     }
+    SECTION("sizes that would overflow 64-bit counters or explode a rank's trace are refused") {
+        TransformerParams p;
+        p.hidden = 1 << 20;
+        p.ffn = 1 << 24;
+        p.heads = 1;
+        p.seq = 1 << 24;
+        CHECK_THAT(check(p).message(), Catch::Matchers::Contains("overflows 64-bit num_ops"));
+        TransformerParams q;
+        q.batch = 100000000;
+        q.micro_batch = 1;
+        CHECK_THAT(check(q).message(), Catch::Matchers::Contains("nodes per rank"));
+    }
 }
 
 TEST_CASE("parallel layout: STAGE's rank order and group ids", "[generate]") {
