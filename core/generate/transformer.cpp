@@ -144,11 +144,11 @@ std::string plan_text(const TransformerParams& p) {
                                                     : "decode";
     std::snprintf(
         line, sizeof line,
-        "%s: %u NPUs = dp %u x tp %u x sp %u x pp %u%s; %llu micro-batches of %llu samples per replica\n",
-        phase, layout.npus(), p.dp, p.tp, p.sp, p.pp,
+        "%s: %u NPUs = dp %u x tp %u x sp %u x pp %u%s; %llu micro-batches of %llu tokens per rank\n", phase,
+        layout.npus(), p.dp, p.tp, p.sp, p.pp,
         p.experts ? (" (ep " + std::to_string(p.ep) + ")").c_str() : "",
         static_cast<unsigned long long>(p.microbatches()),
-        static_cast<unsigned long long>(p.micro_batch_size() / p.dp));
+        static_cast<unsigned long long>(p.micro_batch_size() * p.seq / (uint64_t(p.dp) * p.sp)));
     out += line;
     for (int k = 0; k < kGroupKinds; ++k) {
         auto kind = static_cast<GroupKind>(k);

@@ -276,8 +276,17 @@ Status check(const TransformerParams& p) {
     const uint64_t mb = p.micro_batch_size();
     need(mb >= 1 && p.batch % std::max<uint64_t>(mb, 1) == 0,
          "micro-batch: " + n(mb) + "; a divisor of batch (" + n(p.batch) + ") was expected");
-    need(mb % p.dp == 0, "micro-batch: " + n(mb) + "; a multiple of dp (" + n(p.dp) +
-                             ") was expected (each replica gets micro-batch / dp samples)");
+    if (p.phase == Phase::Training) {
+        // A replica's share of a micro-batch may be a fraction of a sample (STAGE allows it): only whole
+        // tokens per rank are needed.
+        need((mb * p.seq) % (uint64_t(p.dp) * p.sp) == 0,
+             "micro-batch: " + n(mb) + "; micro-batch x seq (" + n(mb * p.seq) + ") divisible by dp x sp (" +
+                 n(uint64_t(p.dp) * p.sp) +
+                 ") was expected (the tokens of a micro-batch are split over them)");
+    } else {
+        need(mb % p.dp == 0, "micro-batch: " + n(mb) + "; a multiple of dp (" + n(p.dp) +
+                                 ") was expected (each replica gets micro-batch / dp whole sequences)");
+    }
     need(p.npus() <= (1u << 24),
          "dp x tp x pp x sp: " + n(p.npus()) + " NPUs; at most 16777216 was expected");
     need(p.hidden % p.tp == 0, "tp: " + n(p.tp) + "; a divisor of hidden (" + n(p.hidden) + ") was expected");
@@ -309,7 +318,7 @@ Status check(const TransformerParams& p) {
     // Guards against sizes that overflow 64-bit counters or traces too big to write: the largest GEMM's
     // m*n*k and the nodes one rank would hold (about 60 per layer and micro-batch, more with experts).
     if (s.is_ok()) {
-        const double tokens = double(mb / p.dp) * double(p.seq) / p.sp;
+        const double tokens = double(mb) * double(p.seq) / (double(p.dp) * p.sp);
         const double widest = std::max({double(p.ffn_size()) * 2, double(p.vocab), double(p.hidden) * 3});
         need(tokens * double(p.hidden) * widest < 4e18,
              "hidden / ffn / vocab / seq / micro-batch: a GEMM of " + std::to_string(uint64_t(tokens)) +

@@ -26,7 +26,7 @@ class TrainingBuilder {
 public:
     TrainingBuilder(const TransformerParams& p, const ParallelLayout& layout, uint32_t rank, trace::Trace& t)
         : p_(p), layout_(layout), rank_(rank), c_(layout.coord(rank)), em_(t),
-          dims_(p, (p.micro_batch_size() / p.dp) * (p.seq / p.sp)) {
+          dims_(p, p.micro_batch_size() * p.seq / (uint64_t(p.dp) * p.sp)) {
         for (int k = 0; k < kGroupKinds; ++k)
             pg_[k] = layout.pg_name(static_cast<GroupKind>(k), rank);
         layers_per_stage_ = p.layers / p.pp;

@@ -375,6 +375,32 @@ TEST_CASE("transformer parameters: presets, overrides and clear errors", "[gener
         CHECK(st.message().find("pp: 4; a divisor of layers (6) was expected") != std::string::npos);
         CHECK(st.message().find("micro-batch: 3; a divisor of batch (8) was expected") != std::string::npos);
     }
+    SECTION("a replica's share of a micro-batch may be a fraction of a sample, in whole tokens") {
+        // micro-batch 2 over dp 4: half a sequence of 512 = 256 tokens per rank, as STAGE splits it.
+        TransformerParams p = params({{"layers", "1"},
+                                      {"hidden", "64"},
+                                      {"heads", "4"},
+                                      {"vocab", "64"},
+                                      {"seq", "512"},
+                                      {"batch", "4"},
+                                      {"micro-batch", "2"},
+                                      {"dp", "4"}});
+        const ParallelLayout layout(p);
+        auto t = transformer_trace(p, layout, 0);
+        // The first GEMM of the layer (qkv) has m = 256 tokens.
+        bool found = false;
+        for (const auto& n : t.nodes)
+            if (!found && n.name == "mb0.L0.qkv") {
+                found = true;
+                CHECK(n.num_ops == uint64_t(256) * 64 * 192);
+            }
+        CHECK(found);
+        TransformerParams q;
+        q.seq = 3;
+        q.batch = 1;
+        q.dp = 2;
+        CHECK_THAT(check(q).message(), Catch::Matchers::Contains("divisible by dp x sp (2)"));
+    }
     SECTION("sizes that would overflow 64-bit counters or explode a rank's trace are refused") {
         TransformerParams p;
         p.hidden = 1 << 20;
