@@ -182,10 +182,12 @@ std::string plan_text(const TransformerParams& p) {
         for (int k = 0; k < kGroupKinds; ++k)
             for (int c2 = 0; c2 < trace::kCollectiveTypeCount; ++c2) {
                 if (!s.coll[k][c2]) continue;
-                std::snprintf(line, sizeof line, "  %-11s %-15s %llu bytes per rank\n",
+                const uint32_t members = layout.size(static_cast<GroupKind>(k));
+                std::snprintf(line, sizeof line, "  %-11s %-15s %llu bytes per rank, %llu per group of %u\n",
                               group_kind_name(static_cast<GroupKind>(k)),
                               trace::collective_type_name(static_cast<trace::CollectiveType>(c2)),
-                              static_cast<unsigned long long>(s.coll[k][c2]));
+                              static_cast<unsigned long long>(s.coll[k][c2]),
+                              static_cast<unsigned long long>(s.coll[k][c2] * members), members);
                 out += line;
             }
         if (s.send_bytes || s.recv_bytes) {
