@@ -25,7 +25,7 @@ using trace::CollectiveType;
 class TrainingBuilder {
 public:
     TrainingBuilder(const TransformerParams& p, const ParallelLayout& layout, uint32_t rank, trace::Trace& t)
-        : p_(p), layout_(layout), rank_(rank), c_(layout.coord(rank)), em_(t),
+        : p_(p), layout_(layout), c_(layout.coord(rank)), em_(t),
           dims_(p, p.micro_batch_size() * p.seq / (uint64_t(p.dp) * p.sp)) {
         for (int k = 0; k < kGroupKinds; ++k)
             pg_[k] = layout.pg_name(static_cast<GroupKind>(k), rank);
@@ -61,7 +61,7 @@ private:
 
     void layer_forward(uint64_t mb, uint64_t layer, const char* what);
     void layer_backward(uint64_t mb, uint64_t layer);
-    void weight_gather(const std::string& n, uint64_t layer_local);
+    void weight_gather(const std::string& n);
     void grad_sync(uint64_t mb, uint64_t layer_local, uint64_t after);
     void forward(uint64_t mb);
     void backward(uint64_t mb);
@@ -69,7 +69,6 @@ private:
 
     const TransformerParams& p_;
     const ParallelLayout& layout_;
-    uint32_t rank_;
     RankCoord c_;
     TraceEmitter em_;
     ModelDims dims_;
@@ -88,7 +87,7 @@ private:
 void TrainingBuilder::layer_forward(uint64_t mb, uint64_t layer, const char* what) {
     const ModelDims& D = dims_;
     const std::string n = tag(mb, layer) + what;
-    weight_gather(n + "weights", layer - first_layer_);
+    weight_gather(n + "weights");
     elem(n + "attn_norm", 5);
     blocking(n + "attn_in", CollectiveType::AllGather, D.a * D.E, GroupKind::Tensor);
     gemm(n + "qkv", D.T, D.qkv_n, D.d);
@@ -123,8 +122,7 @@ void TrainingBuilder::layer_forward(uint64_t mb, uint64_t layer, const char* wha
 }
 
 // ZeRO-3 / FSDP: a layer's weight shard is all-gathered over its data group before every use.
-void TrainingBuilder::weight_gather(const std::string& n, uint64_t layer_local) {
-    (void)layer_local;
+void TrainingBuilder::weight_gather(const std::string& n) {
     if (!p_.weight_sharded) return;
     const ModelDims& D = dims_;
     const uint64_t nd = layout_.size(GroupKind::Data);
@@ -145,7 +143,7 @@ void TrainingBuilder::layer_backward(uint64_t mb, uint64_t layer) {
     const std::string n = tag(mb, layer) + "bwd.";
     const uint64_t local = layer - first_layer_;
     if (p_.recompute) layer_forward(mb, layer, "recompute.");
-    weight_gather(n + "weights", local);
+    weight_gather(n + "weights");
     std::vector<uint64_t> dw; // this layer's weight-gradient GEMMs
     blocking(n + "ffn_dout", CollectiveType::AllGather, D.a * D.E, GroupKind::Tensor);
     if (D.local_experts) {
