@@ -95,9 +95,8 @@ std::vector<OptionSpec> transformer_options() {
     for (const auto& h : help)
         names.push_back(h.first);
     for (size_t i = 0; i < help.size(); ++i) {
-        const bool flag =
-            names[i] == "weight-sharded" || names[i] == "recompute" || names[i] == "mixed-precision";
-        specs.push_back({names[i].c_str(), !flag, nullptr, help[i].second.c_str()});
+        // Every parameter takes a value; bare flags get "true" in normalize_flags().
+        specs.push_back({names[i].c_str(), true, nullptr, help[i].second.c_str()});
     }
     specs.push_back(
         {"output", true, nullptr, "(or -o) output prefix P: writes P.0.et ... and P.json (groups)"});
@@ -110,11 +109,40 @@ std::vector<OptionSpec> transformer_options() {
     return specs;
 }
 
+bool is_bool_word(std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(), ::tolower);
+    return s == "true" || s == "false" || s == "1" || s == "0" || s == "yes" || s == "no";
+}
+
+// Accepts STAGE's spellings too: `--weight_sharded True` as well as `--weight-sharded` (underscores in
+// option names become dashes; an on/off option takes an optional true/false value).
+std::vector<std::string> normalize_flags(const std::vector<std::string>& argv) {
+    static const char* kSwitches[] = {"--weight-sharded", "--recompute", "--mixed-precision"};
+    std::vector<std::string> out;
+    for (size_t i = 0; i < argv.size(); ++i) {
+        std::string a = argv[i];
+        if (a == "-o") a = "--output";
+        if (a.rfind("--", 0) == 0) {
+            const size_t end = std::min(a.find('='), a.size());
+            std::replace(a.begin() + 2, a.begin() + static_cast<std::ptrdiff_t>(end), '_', '-');
+        }
+        bool is_switch = false;
+        for (const char* s : kSwitches)
+            is_switch = is_switch || a == s;
+        if (is_switch) {
+            if (i + 1 < argv.size() && is_bool_word(argv[i + 1]))
+                a += "=" + argv[++i];
+            else
+                a += "=true";
+        }
+        out.push_back(a);
+    }
+    return out;
+}
+
 // `generate transformer` (training step by default) and `generate inference` (prefill by default).
 int transformer(const std::vector<std::string>& argv, generate::Phase default_phase) {
-    std::vector<std::string> args = argv;
-    for (auto& a : args)
-        if (a == "-o") a = "--output";
+    const std::vector<std::string> args = normalize_flags(argv);
     const std::vector<OptionSpec> specs = transformer_options();
     auto parsed = parse_args(args, specs);
     if (!parsed.is_ok()) return fail(parsed.status().message());

@@ -18,7 +18,9 @@ bool parse_u64(const std::string& s, uint64_t& out) {
     return true;
 }
 
-bool parse_bool(const std::string& s, bool& out) {
+bool parse_bool(std::string s, bool& out) {
+    for (auto& ch : s)
+        ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
     if (s.empty() || s == "true" || s == "1" || s == "yes") {
         out = true;
         return true;
