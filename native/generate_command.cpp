@@ -95,8 +95,15 @@ std::vector<OptionSpec> transformer_options() {
     for (const auto& h : help)
         names.push_back(h.first);
     for (size_t i = 0; i < help.size(); ++i) {
-        // Every parameter takes a value; bare flags get "true" in normalize_flags().
-        specs.push_back({names[i].c_str(), true, nullptr, help[i].second.c_str()});
+        // Every parameter takes a value; bare flags get "true" in normalize_flags(). STAGE's option names
+        // are accepted as aliases (after underscores become dashes).
+        static const std::pair<const char*, const char*> kStageNames[] = {
+            {"layers", "num-stacks"}, {"hidden", "dmodel"},   {"ffn", "dff"},
+            {"heads", "head"},        {"kv-heads", "kvhead"}, {"model", "model-type"}};
+        const char* alias = nullptr;
+        for (const auto& sn : kStageNames)
+            if (names[i] == sn.first) alias = sn.second;
+        specs.push_back({names[i].c_str(), true, alias, help[i].second.c_str()});
     }
     specs.push_back(
         {"output", true, nullptr, "(or -o) output prefix P: writes P.0.et ... and P.json (groups)"});
