@@ -149,3 +149,51 @@ TEST_CASE("the h100 hardware preset runs a generated workload", "[generate]") {
     CHECK_FALSE(system_preset("h100", 12).is_ok());
     CHECK_FALSE(system_preset("tpu", 8).is_ok());
 }
+
+TEST_CASE("every small plan completes: dp, tp, pp, sp in {1, 2} with each option", "[generate][e2e]") {
+    // 16 layouts x 4 option sets on a 1-D switch of the plan's size: each must finish on every NPU with
+    // every send received (1F1B order, blocking TP/context collectives, overlapping gradient collectives).
+    const std::vector<std::vector<std::pair<std::string, std::string>>> options = {
+        {},
+        {{"recompute", "true"}},
+        {{"weight-sharded", "true"}, {"grad-sync", "step"}},
+        {{"model", "llama"}, {"kv-heads", "2"}, {"mixed-precision", "true"}}};
+    for (uint32_t dp : {1u, 2u})
+        for (uint32_t tp : {1u, 2u})
+            for (uint32_t pp : {1u, 2u})
+                for (uint32_t sp : {1u, 2u})
+                    for (const auto& extra : options) {
+                        std::vector<std::pair<std::string, std::string>> named = {
+                            {"layers", "2"},
+                            {"hidden", "64"},
+                            {"heads", "4"},
+                            {"vocab", "128"},
+                            {"seq", "32"},
+                            {"batch", std::to_string(4 * dp)},
+                            {"micro-batch", std::to_string(2 * dp)},
+                            {"dp", std::to_string(dp)},
+                            {"tp", std::to_string(tp)},
+                            {"pp", std::to_string(pp)},
+                            {"sp", std::to_string(sp)}};
+                        named.insert(named.end(), extra.begin(), extra.end());
+                        TransformerParams p = params(named);
+                        MemorySink sink = generate_all(p);
+                        const uint32_t n = static_cast<uint32_t>(p.npus());
+                        SessionConfig cfg;
+                        cfg.network =
+                            test::network_yaml("topology: [ Switch ]\nnpus_count: [ " + std::to_string(n) +
+                                               " ]\nbandwidth: [ 50 ]\nlatency: [ 500 ]\n");
+                        cfg.system = test::system_json(test::read_data(
+                            "configs/sys_ring_d1_s4_a1_LIFO_ep10_mem3350_localBWAware_roof989.json"));
+                        if (!sink.comm_groups.empty()) {
+                            auto g = config::parse_comm_groups_json(sink.comm_groups, "groups", n);
+                            REQUIRE(g.is_ok());
+                            cfg.groups = g.value();
+                        }
+                        INFO("dp " << dp << " tp " << tp << " pp " << pp << " sp " << sp << " options "
+                                   << extra.size());
+                        RunResult r = test::run(cfg, sink.ranks);
+                        CHECK(r.complete);
+                        CHECK(r.unreceived.empty());
+                    }
+}
