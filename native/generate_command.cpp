@@ -24,8 +24,21 @@ const std::vector<OptionSpec> kMicrobenchOptions = {
     {"repeat", true, nullptr, "collectives per NPU, chained (default 1)"},
     {"compute-us", true, nullptr, "a compute node of this many us before each collective (default 0)"},
     {"output", true, nullptr, "(or -o) output prefix P: writes P.0.et ... P.<npus-1>.et"},
+    {"system-preset", true, nullptr, "h100: also write P.system.json and P.network.yml for the NPU count"},
     {"help", false, nullptr, "this text"},
 };
+
+// Writes the hardware preset's system and network files beside the traces.
+Status write_system_preset(const std::string& name, uint32_t npus, const std::string& prefix) {
+    auto f = generate::system_preset(name, npus);
+    if (!f.is_ok()) return Status::error("--" + f.status().message());
+    Status st = write_file(prefix + ".system.json", f.value().system_json);
+    if (st.is_ok()) st = write_file(prefix + ".network.yml", f.value().network_yaml);
+    if (st.is_ok())
+        std::printf("wrote %s.system.json and %s.network.yml (%s preset)\n", prefix.c_str(), prefix.c_str(),
+                    name.c_str());
+    return st;
+}
 
 bool parse_uint(const std::string& s, uint64_t& out) {
     if (s.empty() || s.size() > 19 || !std::all_of(s.begin(), s.end(), ::isdigit)) return false;
@@ -75,9 +88,17 @@ int microbench(const std::vector<std::string>& argv) {
     if (problems.is_ok()) problems.merge(generate::check(p));
     if (!problems.is_ok()) return fail(problems.message());
     std::string prefix = a.get("output");
+    if (a.has("system-preset")) { // checked before anything is written
+        auto f = generate::system_preset(a.get("system-preset"), p.npus);
+        if (!f.is_ok()) return fail("--" + f.status().message());
+    }
+    FileTraceSink sink(prefix);
     for (uint32_t r = 0; r < p.npus; ++r) {
-        Status st = write_file(prefix + "." + std::to_string(r) + ".et",
-                               trace::encode_trace(generate::microbench_trace(p, r)));
+        Status st = sink.write_rank(r, trace::encode_trace(generate::microbench_trace(p, r)));
+        if (!st.is_ok()) return fail(st.message());
+    }
+    if (a.has("system-preset")) {
+        Status st = write_system_preset(a.get("system-preset"), p.npus, prefix);
         if (!st.is_ok()) return fail(st.message());
     }
     std::printf("wrote %u trace files %s.{0..%u}.et: %u x %s of %llu bytes per NPU\n", p.npus, prefix.c_str(),
@@ -185,13 +206,10 @@ int transformer(const std::vector<std::string>& argv, generate::Phase default_ph
     }
     if (!a.has("output") && !a.has("dry-run"))
         flagged.add("-o/--output: missing; the output prefix is required");
-    generate::SystemPresetFiles hw;
     if (a.has("system-preset") && flagged.is_ok()) {
+        // Checked before anything is written, so a bad preset leaves no half-written output.
         auto f = generate::system_preset(a.get("system-preset"), static_cast<uint32_t>(p.npus()));
-        if (f.is_ok())
-            hw = f.value();
-        else
-            flagged.add("--" + f.status().message());
+        if (!f.is_ok()) flagged.add("--" + f.status().message());
     }
     if (!flagged.is_ok()) return fail(flagged.message());
     if (a.has("dry-run")) {
@@ -207,12 +225,9 @@ int transformer(const std::vector<std::string>& argv, generate::Phase default_ph
         });
     }
     if (!st.is_ok()) return fail(st.message());
-    if (!hw.system_json.empty()) {
-        st = write_file(a.get("output") + ".system.json", hw.system_json);
-        if (st.is_ok()) st = write_file(a.get("output") + ".network.yml", hw.network_yaml);
+    if (a.has("system-preset")) {
+        st = write_system_preset(a.get("system-preset"), sink.ranks, a.get("output"));
         if (!st.is_ok()) return fail(st.message());
-        std::printf("wrote %s.system.json and %s.network.yml (%s preset)\n", a.get("output").c_str(),
-                    a.get("output").c_str(), a.get("system-preset").c_str());
     }
     std::printf("wrote %u trace files %s.{0..%u}.et", sink.ranks, a.get("output").c_str(), sink.ranks - 1);
     if (!sink.groups_path.empty())
