@@ -77,4 +77,20 @@ Status FileTraceSource::read(uint32_t rank, std::string& bytes, std::string& nam
     return Status::ok();
 }
 
+Status FileTraceSink::write_rank(uint32_t rank, std::string et_bytes) {
+    if (!dir_checked_) {
+        dir_checked_ = true;
+        std::filesystem::path dir = std::filesystem::path(prefix_).parent_path();
+        std::error_code ec;
+        if (!dir.empty() && !std::filesystem::exists(dir, ec)) std::filesystem::create_directories(dir, ec);
+    }
+    ++ranks;
+    return write_file(prefix_ + "." + std::to_string(rank) + ".et", et_bytes);
+}
+
+Status FileTraceSink::write_comm_groups(std::string json) {
+    groups_path = prefix_ + ".json";
+    return write_file(groups_path, json + "\n");
+}
+
 } // namespace astrolabe::cli

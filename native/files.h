@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/base/status.h"
+#include "core/generate/trace_sink.h"
 #include "core/session/session.h"
 
 #include <string>
@@ -24,6 +25,21 @@ public:
 private:
     std::string prefix_;
     std::vector<std::string> files_; // directory or single-file form; empty for a prefix
+};
+
+// Writes generated or rescaled traces as `<prefix>.<rank>.et`, each as it arrives, and the communicator
+// groups as `<prefix>.json` (STAGE's naming); creates the prefix's folder when missing.
+class FileTraceSink final : public generate::TraceSink {
+public:
+    explicit FileTraceSink(std::string prefix) : prefix_(std::move(prefix)) {}
+    Status write_rank(uint32_t rank, std::string et_bytes) override;
+    Status write_comm_groups(std::string json) override;
+    uint32_t ranks = 0;
+    std::string groups_path; // set once the groups are written
+
+private:
+    std::string prefix_;
+    bool dir_checked_ = false;
 };
 
 } // namespace astrolabe::cli

@@ -1,9 +1,12 @@
 // `astrolabe generate`: synthetic workloads written as Chakra .et files, one per NPU.
 #include "core/generate/microbench.h"
+#include "core/generate/system_preset.h"
+#include "core/generate/transformer.h"
 #include "core/trace/trace_reader.h"
 #include "native/args.h"
 #include "native/commands.h"
 #include "native/files.h"
+#include "native/progress.h"
 
 #include <algorithm>
 #include <cctype>
@@ -21,8 +24,21 @@ const std::vector<OptionSpec> kMicrobenchOptions = {
     {"repeat", true, nullptr, "collectives per NPU, chained (default 1)"},
     {"compute-us", true, nullptr, "a compute node of this many us before each collective (default 0)"},
     {"output", true, nullptr, "(or -o) output prefix P: writes P.0.et ... P.<npus-1>.et"},
+    {"system-preset", true, nullptr, "h100: also write P.system.json and P.network.yml for the NPU count"},
     {"help", false, nullptr, "this text"},
 };
+
+// Writes the hardware preset's system and network files beside the traces.
+Status write_system_preset(const std::string& name, uint32_t npus, const std::string& prefix) {
+    auto f = generate::system_preset(name, npus);
+    if (!f.is_ok()) return Status::error("--" + f.status().message());
+    Status st = write_file(prefix + ".system.json", f.value().system_json);
+    if (st.is_ok()) st = write_file(prefix + ".network.yml", f.value().network_yaml);
+    if (st.is_ok())
+        std::printf("wrote %s.system.json and %s.network.yml (%s preset)\n", prefix.c_str(), prefix.c_str(),
+                    name.c_str());
+    return st;
+}
 
 bool parse_uint(const std::string& s, uint64_t& out) {
     if (s.empty() || s.size() > 19 || !std::all_of(s.begin(), s.end(), ::isdigit)) return false;
@@ -72,9 +88,17 @@ int microbench(const std::vector<std::string>& argv) {
     if (problems.is_ok()) problems.merge(generate::check(p));
     if (!problems.is_ok()) return fail(problems.message());
     std::string prefix = a.get("output");
+    if (a.has("system-preset")) { // checked before anything is written
+        auto f = generate::system_preset(a.get("system-preset"), p.npus);
+        if (!f.is_ok()) return fail("--" + f.status().message());
+    }
+    FileTraceSink sink(prefix);
     for (uint32_t r = 0; r < p.npus; ++r) {
-        Status st = write_file(prefix + "." + std::to_string(r) + ".et",
-                               trace::encode_trace(generate::microbench_trace(p, r)));
+        Status st = sink.write_rank(r, trace::encode_trace(generate::microbench_trace(p, r)));
+        if (!st.is_ok()) return fail(st.message());
+    }
+    if (a.has("system-preset")) {
+        Status st = write_system_preset(a.get("system-preset"), p.npus, prefix);
         if (!st.is_ok()) return fail(st.message());
     }
     std::printf("wrote %u trace files %s.{0..%u}.et: %u x %s of %llu bytes per NPU\n", p.npus, prefix.c_str(),
@@ -83,17 +107,152 @@ int microbench(const std::vector<std::string>& argv) {
     return 0;
 }
 
+std::vector<OptionSpec> transformer_options() {
+    static std::vector<std::string> names; // OptionSpec holds const char*: keep the strings alive
+    std::vector<OptionSpec> specs;
+    const auto& help = generate::param_help();
+    names.clear();
+    names.reserve(help.size());
+    for (const auto& h : help)
+        names.push_back(h.first);
+    for (size_t i = 0; i < help.size(); ++i) {
+        // Every parameter takes a value; bare flags get "true" in normalize_flags(). STAGE's option names
+        // are accepted as aliases (after underscores become dashes).
+        static const std::pair<const char*, const char*> kStageNames[] = {
+            {"layers", "num-stacks"}, {"hidden", "dmodel"},   {"ffn", "dff"},
+            {"heads", "head"},        {"kv-heads", "kvhead"}, {"model", "model-type"}};
+        const char* alias = nullptr;
+        for (const auto& sn : kStageNames)
+            if (names[i] == sn.first) alias = sn.second;
+        specs.push_back({names[i].c_str(), true, alias, help[i].second.c_str()});
+    }
+    specs.push_back(
+        {"output", true, nullptr, "(or -o) output prefix P: writes P.0.et ... and P.json (groups)"});
+    specs.push_back({"system-preset", true, nullptr,
+                     "h100: also write P.system.json and P.network.yml for the NPU count (8-GPU nodes)"});
+    specs.push_back({"dry-run", false, nullptr,
+                     "print the plan (per-stage node counts, bytes per group); write nothing"});
+    specs.push_back({"quiet", false, nullptr, "no progress bar"});
+    specs.push_back({"help", false, nullptr, "this text"});
+    return specs;
+}
+
+bool is_bool_word(std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(), ::tolower);
+    return s == "true" || s == "false" || s == "1" || s == "0" || s == "yes" || s == "no";
+}
+
+// Accepts STAGE's spellings too: `--weight_sharded True` as well as `--weight-sharded` (underscores in
+// option names become dashes; an on/off option takes an optional true/false value).
+std::vector<std::string> normalize_flags(const std::vector<std::string>& argv) {
+    static const char* kSwitches[] = {"--weight-sharded", "--recompute", "--mixed-precision"};
+    std::vector<std::string> out;
+    for (size_t i = 0; i < argv.size(); ++i) {
+        std::string a = argv[i];
+        if (a == "-o") a = "--output";
+        if (a.rfind("--", 0) == 0) {
+            const size_t end = std::min(a.find('='), a.size());
+            std::replace(a.begin() + 2, a.begin() + static_cast<std::ptrdiff_t>(end), '_', '-');
+        }
+        bool is_switch = false;
+        for (const char* s : kSwitches)
+            is_switch = is_switch || a == s;
+        if (is_switch) {
+            if (i + 1 < argv.size() && is_bool_word(argv[i + 1]))
+                a += "=" + argv[++i];
+            else
+                a += "=true";
+        }
+        out.push_back(a);
+    }
+    return out;
+}
+
+// `generate transformer` (training step by default) and `generate inference` (prefill by default).
+int transformer(const std::vector<std::string>& argv, generate::Phase default_phase) {
+    const std::vector<std::string> args = normalize_flags(argv);
+    const std::vector<OptionSpec> specs = transformer_options();
+    auto parsed = parse_args(args, specs);
+    if (!parsed.is_ok()) return fail(parsed.status().message());
+    const Args& a = parsed.value();
+    if (a.has("help")) {
+        std::string presets;
+        for (const auto& n : generate::preset_names())
+            presets += " " + n;
+        std::printf(
+            "astrolabe generate transformer|inference: a transformer training step or inference steps as "
+            "Chakra traces\npresets:%s\n\n%s",
+            presets.c_str(), options_help(specs).c_str());
+        return 0;
+    }
+    if (!a.positionals.empty())
+        return fail("generate: unexpected argument '" + a.positionals[0] + "' (see --help)");
+    generate::TransformerParams p;
+    p.phase = default_phase;
+    std::vector<std::pair<std::string, std::string>> named;
+    for (const auto& kv : a.values)
+        if (kv.first != "output" && kv.first != "dry-run" && kv.first != "quiet" &&
+            kv.first != "system-preset")
+            named.push_back(kv);
+    Status problems = generate::apply_params(p, named);
+    // Problems name parameters; the CLI spells them as flags.
+    Status flagged;
+    for (const auto& m : problems.problems())
+        flagged.add("--" + m);
+    if (flagged.is_ok()) {
+        const Status checked = generate::check(p);
+        for (const auto& m : checked.problems())
+            flagged.add("--" + m);
+    }
+    if (!a.has("output") && !a.has("dry-run"))
+        flagged.add("-o/--output: missing; the output prefix is required");
+    if (a.has("system-preset") && flagged.is_ok()) {
+        // Checked before anything is written, so a bad preset leaves no half-written output.
+        auto f = generate::system_preset(a.get("system-preset"), static_cast<uint32_t>(p.npus()));
+        if (!f.is_ok()) flagged.add("--" + f.status().message());
+    }
+    if (!flagged.is_ok()) return fail(flagged.message());
+    if (a.has("dry-run")) {
+        std::fputs(generate::plan_text(p).c_str(), stdout);
+        return 0;
+    }
+    FileTraceSink sink(a.get("output"));
+    Status st;
+    {
+        ProgressBar bar("generating", !a.has("quiet"));
+        st = generate::generate_transformer(p, sink, [&bar](uint32_t done, uint32_t total) {
+            bar.update(done, total, std::to_string(done) + "/" + std::to_string(total) + " ranks");
+        });
+    }
+    if (!st.is_ok()) return fail(st.message());
+    if (a.has("system-preset")) {
+        st = write_system_preset(a.get("system-preset"), sink.ranks, a.get("output"));
+        if (!st.is_ok()) return fail(st.message());
+    }
+    std::printf("wrote %u trace files %s.{0..%u}.et", sink.ranks, a.get("output").c_str(), sink.ranks - 1);
+    if (!sink.groups_path.empty())
+        std::printf(" and communicator groups %s (run with --comm-groups)", sink.groups_path.c_str());
+    std::printf("\n");
+    return 0;
+}
+
 } // namespace
 
 int generate_command(const std::vector<std::string>& args) {
-    if (args.empty() || args[0] == "--help")
-        return args.empty()
-                   ? fail("generate: which workload? available: microbench (see generate microbench --help)")
-                   : (std::puts("astrolabe generate microbench [options]   (generate microbench --help)"), 0);
+    const char* kWhich = "generate: which workload? available: microbench, transformer, inference "
+                         "(see generate <workload> --help)";
+    if (args.empty()) return fail(kWhich);
+    if (args[0] == "--help") {
+        std::puts(
+            "astrolabe generate microbench|transformer|inference [options]   (generate <workload> --help)");
+        return 0;
+    }
     std::vector<std::string> rest(args.begin() + 1, args.end());
     if (args[0] == "microbench") return microbench(rest);
+    if (args[0] == "transformer") return transformer(rest, generate::Phase::Training);
+    if (args[0] == "inference") return transformer(rest, generate::Phase::Prefill);
     return fail("generate: unknown workload '" + args[0] +
-                "'; available: microbench (transformer is not built yet)");
+                "'; available: microbench, transformer, inference");
 }
 
 } // namespace astrolabe::cli

@@ -21,6 +21,9 @@ const char* kUsage =
     "  astrolabe share scenario.json [--base URL] [--embed]   the browser share link for a scenario\n"
     "  astrolabe inspect P [--json]          what a trace set holds\n"
     "  astrolabe generate microbench --collective all_reduce --size 1MiB --npus N -o P\n"
+    "  astrolabe generate transformer --preset llama3-8b [--dp D --tp T --pp P ...] -o P [--dry-run]\n"
+    "  astrolabe generate inference --phase prefill|decode [model and parallel options] -o P\n"
+    "  astrolabe rescale P --npus M -o Q     a data-parallel trace set for N NPUs rewritten for M\n"
     "  astrolabe convert IN OUT              .et <-> .json (Chakra's JSON form)\n"
     "\n"
     "`astrolabe <command> --help` lists a command's options. Exit codes: 0 ok, 2 bad input (including runs "
@@ -46,6 +49,7 @@ int main(int argc, char** argv) {
         if (cmd == "convert") return astrolabe::cli::convert_command(args);
         if (cmd == "generate") return astrolabe::cli::generate_command(args);
         if (cmd == "share") return astrolabe::cli::share_command(args);
+        if (cmd == "rescale") return astrolabe::cli::rescale_command(args);
     } catch (const std::bad_alloc&) {
         std::fputs("error: out of memory\n", stderr);
         return 2;

@@ -3,7 +3,8 @@
 //
 //   { "schema": "astrolabe.scenario/1",
 //     "workload": {"prefix": "path/P"} | {"sample": "name"} | {"traces": [{"name": "x.0.et", "base64":
-//     "..."}]}, "network": { ASTRA-sim network keys }, "system": { ... }, "memory": { ... }, "comm_groups": {
+//     "..."}]} | {"generate": {"kind": "transformer", "<param>": value, ...}}, "network": { ASTRA-sim network
+//     keys }, "system": { ... }, "memory": { ... }, "comm_groups": {
 //     ... }, "network_model": "analytical", "compute_model": "system" | "trace" | "roofline" }
 //
 // `memory` and `comm_groups` may be left out. Configs use exactly the keys of ASTRA-sim's files.
@@ -19,10 +20,11 @@
 namespace astrolabe::config {
 
 struct Scenario {
-    enum class WorkloadKind : uint8_t { Prefix, Sample, Embedded };
+    enum class WorkloadKind : uint8_t { Prefix, Sample, Embedded, Generate };
     WorkloadKind workload_kind = WorkloadKind::Prefix;
-    std::string workload;                                    // prefix path or sample name
-    std::vector<std::pair<std::string, std::string>> traces; // embedded: (name, bytes)
+    std::string workload; // prefix path, sample name or generator kind
+    std::vector<std::pair<std::string, std::string>> generate_params; // generate: (name, value text), by name
+    std::vector<std::pair<std::string, std::string>> traces;          // embedded: (name, bytes)
     NetworkConfig network;
     SystemConfig system;
     MemoryConfig memory;

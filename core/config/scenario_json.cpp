@@ -59,9 +59,33 @@ Result<Scenario> parse_scenario_json(std::string_view text, const std::string& s
                                        : "trace." + std::to_string(i - 1) + ".et";
                 s.traces.emplace_back(name, std::move(*bytes));
             }
+        } else if (w.contains("generate") && w["generate"].is_object()) {
+            // Generator parameters by name; values are kept as text (numbers and booleans spelled as JSON
+            // writes them) and checked by the generator, which knows their meaning.
+            s.workload_kind = Scenario::WorkloadKind::Generate;
+            const json& g = w["generate"];
+            for (auto it = g.begin(); it != g.end(); ++it) {
+                const json& v = it.value();
+                if (it.key() == "kind") {
+                    if (v.is_string())
+                        s.workload = v.get<std::string>();
+                    else
+                        problems.add(source + ": workload.generate.kind: a string was expected");
+                } else if (v.is_string()) {
+                    s.generate_params.emplace_back(it.key(), v.get<std::string>());
+                } else if (v.is_number_unsigned() || v.is_boolean()) {
+                    s.generate_params.emplace_back(it.key(), v.dump());
+                } else {
+                    problems.add(source + ": workload.generate." + it.key() +
+                                 ": a string, a whole number or a boolean was expected");
+                }
+            }
+            if (s.workload.empty())
+                problems.add(source + ": workload.generate.kind: missing; \"transformer\" or \"microbench\" "
+                                      "was expected");
         } else {
-            problems.add(source + ": workload: one of \"prefix\" (a string), \"sample\" (a string) or "
-                                  "\"traces\" (an array) was expected");
+            problems.add(source + ": workload: one of \"prefix\" (a string), \"sample\" (a string), "
+                                  "\"traces\" (an array) or \"generate\" (an object) was expected");
         }
     }
 

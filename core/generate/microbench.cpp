@@ -47,6 +47,56 @@ trace::Trace microbench_trace(const MicrobenchParams& p, uint32_t rank) {
     return t;
 }
 
+Status apply_params(MicrobenchParams& p, const std::vector<std::pair<std::string, std::string>>& named) {
+    Status problems;
+    auto whole = [](const std::string& s, uint64_t max, uint64_t& out) {
+        if (s.empty() || s.size() > 19) return false;
+        uint64_t v = 0;
+        for (char c : s) {
+            if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+            v = v * 10 + uint64_t(c - '0');
+        }
+        if (v > max) return false;
+        out = v;
+        return true;
+    };
+    for (const auto& kv : named) {
+        const std::string& k = kv.first;
+        const std::string& v = kv.second;
+        uint64_t n = 0;
+        if (k == "collective") {
+            std::string up = v;
+            for (auto& ch : up)
+                ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+            if (auto t = trace::collective_type_from_name(up))
+                p.collective = *t;
+            else
+                problems.add("collective: '" + v +
+                             "' is not a Chakra collective type (all_reduce, all_gather, ...)");
+        } else if (k == "size") {
+            if (!parse_size(v, p.bytes))
+                problems.add("size: '" + v + "'; a byte count such as 1048576 or 1MiB was expected");
+        } else if (k == "npus") {
+            if (whole(v, UINT32_MAX, n))
+                p.npus = static_cast<uint32_t>(n);
+            else
+                problems.add("npus: '" + v + "'; a positive integer was expected");
+        } else if (k == "repeat") {
+            if (whole(v, UINT32_MAX, n))
+                p.repeat = static_cast<uint32_t>(n);
+            else
+                problems.add("repeat: '" + v + "'; a positive integer was expected");
+        } else if (k == "compute-us") {
+            if (!whole(v, UINT64_MAX / 1000000, p.compute_us))
+                problems.add("compute-us: '" + v + "'; a whole number of microseconds was expected");
+        } else {
+            problems.add(k + ": unknown microbench parameter; collective, size, npus, repeat or compute-us "
+                             "was expected");
+        }
+    }
+    return problems;
+}
+
 bool parse_size(const std::string& text, uint64_t& bytes) {
     size_t i = 0;
     uint64_t v = 0;

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace astrolabe::generate {
@@ -24,6 +25,10 @@ struct MicrobenchParams {
 Status check(const MicrobenchParams& p);
 // The trace of one NPU (all NPUs get the same DAG).
 trace::Trace microbench_trace(const MicrobenchParams& p, uint32_t rank);
+
+// Sets parameters by name, as the CLI flags spell them without dashes (collective, size, npus, repeat,
+// compute-us); the scenario's {"generate": {"kind": "microbench", ...}} form. Every problem at once.
+Status apply_params(MicrobenchParams& p, const std::vector<std::pair<std::string, std::string>>& named);
 
 // Parses sizes such as "1048576", "64KiB", "1MiB", "2GiB", "1MB" (powers of 10 for KB/MB/GB).
 bool parse_size(const std::string& text, uint64_t& bytes);

@@ -1,5 +1,7 @@
 #include "core/session/scenario_setup.h"
 
+#include "core/session/generated_workload.h"
+
 namespace astrolabe {
 
 Status set_models(const std::string& network_model, const std::string& compute_model, SessionConfig& cfg) {
@@ -32,6 +34,19 @@ Result<ScenarioSetup> scenario_setup(config::Scenario s, const std::string& netw
             mem->add(std::move(t.first), std::move(t.second));
         out.embedded = std::move(mem);
         out.workload_label = "embedded (" + std::to_string(n) + " traces)";
+        break;
+    }
+    case config::Scenario::WorkloadKind::Generate: {
+        auto gen = generate_workload(s.workload, s.generate_params);
+        if (!gen.is_ok()) return gen.status();
+        if (gen.value().has_groups) {
+            if (!cfg.groups.groups.empty())
+                return Status::error("comm_groups: leave it out with a generated workload (the generator defines "
+                                     "its own groups)");
+            cfg.groups = std::move(gen.value().groups);
+        }
+        out.embedded = std::make_unique<MemoryTraceSource>(std::move(gen.value().traces));
+        out.workload_label = "(generated " + s.workload + ")";
         break;
     }
     case config::Scenario::WorkloadKind::Prefix:

@@ -19,7 +19,8 @@ struct ReadOptions {
     bool keep_attributes = false; // fill Node::attrs with every attribute verbatim
     bool keep_names = true;       // node names (labels)
     bool keep_io = true;          // inputs/outputs text (metadata nodes keep theirs always)
-    size_t max_decompressed_bytes = size_t(1) << 32; // bound for gzip inflation
+    // Bound for gzip inflation: 4 GiB, or what a 32-bit size_t (wasm32) can hold.
+    size_t max_decompressed_bytes = static_cast<size_t>(std::min<uint64_t>(uint64_t(1) << 32, SIZE_MAX));
     size_t max_nodes = size_t(1) << 28;              // bound on nodes per file
     size_t max_problems = 20;                        // stop collecting after this many problems
 };

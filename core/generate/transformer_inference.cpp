@@ -1,0 +1,159 @@
+// Inference steps of a transformer on one rank: a prefill (the whole prompt through every layer, writing
+// the KV cache) or decode steps (one token per sequence per step, reading the KV cache), split by TP and PP
+// (and EP for MoE layers). Forward only, so TP regions end in an all-reduce (no sequence parallelism), and
+// the KV cache appears as MEM_LOAD / MEM_STORE nodes of its exact byte size.
+#include "core/generate/model_dims.h"
+#include "core/generate/trace_emitter.h"
+#include "core/generate/transformer_internal.h"
+
+#include <string>
+
+namespace astrolabe::generate {
+
+namespace {
+
+using trace::CollectiveType;
+
+class InferenceBuilder {
+public:
+    InferenceBuilder(const TransformerParams& p, const ParallelLayout& layout, uint32_t rank, trace::Trace& t)
+        : p_(p), layout_(layout), c_(layout.coord(rank)), em_(t), samples_(p.micro_batch_size() / p.dp),
+          dims_(p, samples_ * (p.phase == Phase::Prefill ? p.seq : 1)) {
+        for (int k = 0; k < kGroupKinds; ++k)
+            pg_[k] = layout.pg_name(static_cast<GroupKind>(k), rank);
+        layers_per_stage_ = p.layers / p.pp;
+        first_layer_ = c_.pp * layers_per_stage_;
+    }
+
+    void build() {
+        const uint64_t steps = p_.phase == Phase::Decode ? p_.decode_steps : 1;
+        for (uint64_t s = 0; s < steps; ++s)
+            for (uint64_t mb = 0; mb < p_.microbatches(); ++mb)
+                step(s, mb);
+    }
+
+private:
+    uint64_t take_extra() {
+        uint64_t e = extra_;
+        extra_ = 0;
+        return e;
+    }
+    uint64_t comp(const std::string& name, uint64_t ops, uint64_t bytes) {
+        return cursor_ = em_.comp(name, ops, bytes, {cursor_, take_extra()});
+    }
+    uint64_t elem(const std::string& name, uint64_t ops_per_elem) {
+        const uint64_t n = dims_.T * dims_.d;
+        return comp(name, ops_per_elem * n, 2 * n * dims_.E);
+    }
+    uint64_t gemm(const std::string& name, uint64_t m, uint64_t n, uint64_t k) {
+        return cursor_ = em_.gemm(name, Gemm{m, n, k}, dims_.E, {cursor_, take_extra()});
+    }
+    uint64_t blocking(const std::string& name, CollectiveType type, uint64_t bytes, GroupKind kind) {
+        if (layout_.size(kind) <= 1) return cursor_;
+        return cursor_ = em_.coll(name, type, bytes, pg_[int(kind)], {cursor_, take_extra()});
+    }
+    uint32_t tag(uint64_t s, uint64_t boundary, uint64_t mb, bool wrap) const {
+        return static_cast<uint32_t>(1 + 2 * ((s * p_.pp + boundary) * p_.microbatches() + mb) +
+                                     (wrap ? 1 : 0));
+    }
+
+    void layer(uint64_t s, uint64_t mb, uint64_t l);
+    void step(uint64_t s, uint64_t mb);
+
+    const TransformerParams& p_;
+    const ParallelLayout& layout_;
+    RankCoord c_;
+    TraceEmitter em_;
+    uint64_t samples_;
+    ModelDims dims_;
+    std::string pg_[kGroupKinds];
+    uint64_t layers_per_stage_ = 0, first_layer_ = 0;
+    uint64_t cursor_ = 0, extra_ = 0;
+};
+
+void InferenceBuilder::layer(uint64_t s, uint64_t mb, uint64_t l) {
+    const ModelDims& D = dims_;
+    const bool decode = p_.phase == Phase::Decode;
+    const std::string n =
+        "s" + std::to_string(s) + ".mb" + std::to_string(mb) + ".L" + std::to_string(l) + ".";
+    const uint64_t full = D.T * D.d; // activations are whole on every TP rank between regions
+    elem(n + "attn_norm", 5);
+    gemm(n + "qkv", D.T, D.qkv_n, D.d);
+    // Keys and values of the new tokens go to the cache: 2 x tokens x kv columns per TP rank.
+    em_.mem(n + "kv_store", trace::NodeType::MemStore, 2 * D.T * D.kv_tp * D.E, {cursor_});
+    // Attention: scores and weighted sum, 2 x tokens x context x (d / tp) multiply-accumulates.
+    const uint64_t ctx = decode ? p_.context_len() + s : p_.seq;
+    if (decode) {
+        const uint64_t cache = 2 * samples_ * ctx * D.kv_tp * D.E;
+        cursor_ = em_.mem(n + "kv_load", trace::NodeType::MemLoad, cache, {cursor_});
+    }
+    comp(n + "attention", 2 * D.T * ctx * (D.d / p_.tp),
+         (2 * D.T * D.d / p_.tp + 2 * samples_ * ctx * D.kv_tp) * D.E);
+    gemm(n + "out_proj", D.T, D.d, D.d / p_.tp);
+    blocking(n + "attn_out", CollectiveType::AllReduce, full * D.E, GroupKind::Tensor);
+    elem(n + "attn_residual", 1);
+    elem(n + "ffn_norm", 5);
+    if (D.local_experts) {
+        const uint64_t routed = D.T * p_.top_k;
+        const uint64_t per_expert = std::max<uint64_t>(1, routed / D.local_experts);
+        gemm(n + "router", D.T, p_.experts, D.d);
+        blocking(n + "dispatch", CollectiveType::AllToAll, routed * D.d * D.E / p_.tp, GroupKind::Expert);
+        for (uint64_t e = 0; e < D.local_experts; ++e) {
+            const std::string x = n + "expert" + std::to_string(e) + ".";
+            gemm(x + "up", per_expert, D.up_n, D.d);
+            gemm(x + "down", per_expert, D.d, D.f_tp);
+        }
+        blocking(n + "combine", CollectiveType::AllToAll, routed * D.d * D.E / p_.tp, GroupKind::Expert);
+    } else {
+        gemm(n + "ffn_up", D.T, D.up_n, D.d);
+        gemm(n + "ffn_down", D.T, D.d, D.f_tp);
+    }
+    blocking(n + "ffn_out", CollectiveType::AllReduce, full * D.E, GroupKind::Tensor);
+    elem(n + "ffn_residual", 1);
+}
+
+void InferenceBuilder::step(uint64_t s, uint64_t mb) {
+    const ModelDims& D = dims_;
+    const std::string n = "s" + std::to_string(s) + ".mb" + std::to_string(mb) + ".";
+    const uint64_t act = D.T * D.d * D.E;
+    if (c_.pp > 0) {
+        RankCoord prev = c_;
+        prev.pp -= 1;
+        extra_ = em_.recv(n + "recv_act", act, layout_.rank(prev), tag(s, c_.pp - 1, mb, false), {});
+    } else {
+        if (s > 0 && p_.pp > 1) { // the previous step's sampled tokens come back from the last stage
+            RankCoord last = c_;
+            last.pp = p_.pp - 1;
+            extra_ =
+                em_.recv(n + "recv_tokens", samples_ * 4, layout_.rank(last), tag(s - 1, 0, mb, true), {});
+        }
+        gemm(n + "in_emb", D.T, D.d, D.v_tp);
+    }
+    for (uint64_t l = first_layer_; l < first_layer_ + layers_per_stage_; ++l)
+        layer(s, mb, l);
+    if (c_.pp + 1 < p_.pp) {
+        RankCoord next = c_;
+        next.pp += 1;
+        em_.send(n + "send_act", act, layout_.rank(next), tag(s, c_.pp, mb, false), {cursor_});
+        return;
+    }
+    // Logits of each sequence's last token only (the one being generated), then sampling.
+    gemm(n + "logits", samples_, D.v_tp, D.d);
+    blocking(n + "logits_gather", CollectiveType::AllGather, samples_ * D.v_tp * D.E, GroupKind::Tensor);
+    comp(n + "sample", samples_ * p_.vocab, samples_ * p_.vocab * D.E);
+    const uint64_t steps = p_.phase == Phase::Decode ? p_.decode_steps : 1;
+    if (p_.pp > 1 && s + 1 < steps) {
+        RankCoord first = c_;
+        first.pp = 0;
+        em_.send(n + "send_tokens", samples_ * 4, layout_.rank(first), tag(s, 0, mb, true), {cursor_});
+    }
+}
+
+} // namespace
+
+void build_inference(const TransformerParams& p, const ParallelLayout& layout, uint32_t rank,
+                     trace::Trace& t) {
+    InferenceBuilder(p, layout, rank, t).build();
+}
+
+} // namespace astrolabe::generate

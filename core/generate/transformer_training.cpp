@@ -1,0 +1,320 @@
+// One training step of a transformer on one rank: the 1F1B micro-batch schedule of its pipeline stage,
+// each layer's forward and backward with the tensor-, context- and expert-parallel collectives it needs,
+// data-parallel gradient synchronisation, and the optimizer update. docs/generate.md gives the closed form
+// of every node.
+//
+// Index
+//   [SECTION] Chain helpers      one compute stream per rank: every compute node follows the previous one
+//   [SECTION] Layer forward      norm, (AG) qkv, (A2A) attention, (A2A) out-proj, (RS), FFN or MoE
+//   [SECTION] Layer backward     the mirror image, plus the layer's gradient collectives
+//   [SECTION] Stage schedule     embeddings, send/recv between stages, 1F1B order, optimizer step
+#include "core/generate/model_dims.h"
+#include "core/generate/trace_emitter.h"
+#include "core/generate/transformer.h"
+#include "core/generate/transformer_internal.h"
+
+#include <string>
+#include <vector>
+
+namespace astrolabe::generate {
+
+namespace {
+
+using trace::CollectiveType;
+
+class TrainingBuilder {
+public:
+    TrainingBuilder(const TransformerParams& p, const ParallelLayout& layout, uint32_t rank, trace::Trace& t)
+        : p_(p), layout_(layout), c_(layout.coord(rank)), em_(t),
+          dims_(p, p.micro_batch_size() * p.seq / (uint64_t(p.dp) * p.sp)) {
+        for (int k = 0; k < kGroupKinds; ++k)
+            pg_[k] = layout.pg_name(static_cast<GroupKind>(k), rank);
+        layers_per_stage_ = p.layers / p.pp;
+        first_layer_ = c_.pp * layers_per_stage_;
+        grad_colls_.assign(layers_per_stage_, {});
+    }
+
+    void build();
+
+private:
+    // [SECTION] Chain helpers
+    uint64_t take_extra() {
+        uint64_t e = extra_;
+        extra_ = 0;
+        return e;
+    }
+    uint64_t elem(const std::string& name, uint64_t ops_per_a) {
+        return cursor_ = em_.comp(name, ops_per_a * dims_.a, 2 * dims_.a * dims_.E, {cursor_, take_extra()});
+    }
+    uint64_t gemm(const std::string& name, uint64_t m, uint64_t n, uint64_t k) {
+        return cursor_ = em_.gemm(name, Gemm{m, n, k}, dims_.E, {cursor_, take_extra()});
+    }
+    // A collective the compute stream waits for (its output feeds the next compute node).
+    uint64_t blocking(const std::string& name, CollectiveType type, uint64_t bytes, GroupKind kind) {
+        if (layout_.size(kind) <= 1) return cursor_;
+        return cursor_ = em_.coll(name, type, bytes, pg_[int(kind)], {cursor_, take_extra()});
+    }
+    bool has(GroupKind k) const { return layout_.size(k) > 1; }
+    std::string tag(uint64_t mb, uint64_t layer) const {
+        return "mb" + std::to_string(mb) + ".L" + std::to_string(layer) + ".";
+    }
+
+    void layer_forward(uint64_t mb, uint64_t layer, const char* what);
+    void layer_backward(uint64_t mb, uint64_t layer);
+    void weight_gather(const std::string& n);
+    void grad_sync(uint64_t mb, uint64_t layer_local, uint64_t after);
+    void forward(uint64_t mb);
+    void backward(uint64_t mb);
+    void optimizer_step();
+
+    const TransformerParams& p_;
+    const ParallelLayout& layout_;
+    RankCoord c_;
+    TraceEmitter em_;
+    ModelDims dims_;
+    std::string pg_[kGroupKinds];
+    uint64_t layers_per_stage_ = 0, first_layer_ = 0;
+    uint64_t cursor_ = 0;                           // the last node of the compute stream
+    uint64_t extra_ = 0;                            // one more parent for the next stream node (a receive)
+    std::vector<std::vector<uint64_t>> grad_colls_; // per local layer: its gradient collectives
+    std::vector<uint64_t> emb_grads_;               // the embedding weight-gradient GEMMs
+};
+
+// [SECTION] Layer forward
+// Sequence-parallel TP (Megatron, as STAGE): between TP regions a rank holds a = T*d/tp activations; an
+// all-gather (comm_size = the shard) enters each region and a reduce-scatter (comm_size = the full T*d)
+// leaves it. Context parallelism (sp) gathers keys and values around attention.
+void TrainingBuilder::layer_forward(uint64_t mb, uint64_t layer, const char* what) {
+    const ModelDims& D = dims_;
+    const std::string n = tag(mb, layer) + what;
+    weight_gather(n + "weights");
+    elem(n + "attn_norm", 5);
+    blocking(n + "attn_in", CollectiveType::AllGather, D.a * D.E, GroupKind::Tensor);
+    gemm(n + "qkv", D.T, D.qkv_n, D.d);
+    // Context parallelism (STAGE's cp): each rank's queries attend to the whole sequence, so the keys and
+    // values of the context group are all-gathered (comm_size = this rank's K or V shard).
+    blocking(n + "k_gather", CollectiveType::AllGather, D.T * D.kv_tp * D.E, GroupKind::Context);
+    blocking(n + "v_gather", CollectiveType::AllGather, D.T * D.kv_tp * D.E, GroupKind::Context);
+    // The fused attention kernel: STAGE counts q/k/v slicing (3a) and the kernel (3a), not S^2 work.
+    elem(n + "attention", 6);
+    gemm(n + "out_proj", D.T, D.d, D.d / p_.tp);
+    blocking(n + "attn_out", CollectiveType::ReduceScatter, D.T * D.d * D.E, GroupKind::Tensor);
+    elem(n + "attn_residual", 1);
+    elem(n + "ffn_norm", 5);
+    blocking(n + "ffn_in", CollectiveType::AllGather, D.a * D.E, GroupKind::Tensor);
+    if (D.local_experts) {
+        const uint64_t routed = D.T * p_.top_k;
+        const uint64_t per_expert = std::max<uint64_t>(1, routed / D.local_experts);
+        gemm(n + "router", D.T, p_.experts, D.d);
+        blocking(n + "dispatch", CollectiveType::AllToAll, routed * D.d * D.E / p_.tp, GroupKind::Expert);
+        for (uint64_t e = 0; e < D.local_experts; ++e) {
+            const std::string x = n + "expert" + std::to_string(e) + ".";
+            gemm(x + "up", per_expert, D.up_n, D.d);
+            gemm(x + "down", per_expert, D.d, D.f_tp);
+        }
+        blocking(n + "combine", CollectiveType::AllToAll, routed * D.d * D.E / p_.tp, GroupKind::Expert);
+    } else {
+        gemm(n + "ffn_up", D.T, D.up_n, D.d);
+        gemm(n + "ffn_down", D.T, D.d, D.f_tp);
+    }
+    blocking(n + "ffn_out", CollectiveType::ReduceScatter, D.T * D.d * D.E, GroupKind::Tensor);
+    elem(n + "ffn_residual", 1);
+}
+
+// ZeRO-3 / FSDP: a layer's weight shard is all-gathered over its data group before every use.
+void TrainingBuilder::weight_gather(const std::string& n) {
+    if (!p_.weight_sharded) return;
+    const ModelDims& D = dims_;
+    const uint64_t nd = layout_.size(GroupKind::Data);
+    blocking(n + ".gather", CollectiveType::AllGather, ceil_div(D.w_dense(), nd) * D.E, GroupKind::Data);
+    if (D.local_experts) {
+        const uint64_t ne = layout_.size(GroupKind::ExpertData);
+        blocking(n + ".gather_experts", CollectiveType::AllGather, ceil_div(D.w_experts(), ne) * D.E,
+                 GroupKind::ExpertData);
+    }
+}
+
+// [SECTION] Layer backward
+// Per linear pair: the row-parallel layer's input gradient enters by all-gather, the column-parallel
+// layer's input is gathered again for its weight gradient, and its input gradient leaves by reduce-scatter
+// (3 AG + 2 RS per block, as in Megatron's sequence parallelism).
+void TrainingBuilder::layer_backward(uint64_t mb, uint64_t layer) {
+    const ModelDims& D = dims_;
+    const std::string n = tag(mb, layer) + "bwd.";
+    const uint64_t local = layer - first_layer_;
+    if (p_.recompute) layer_forward(mb, layer, "recompute.");
+    weight_gather(n + "weights");
+    std::vector<uint64_t> dw; // this layer's weight-gradient GEMMs
+    blocking(n + "ffn_dout", CollectiveType::AllGather, D.a * D.E, GroupKind::Tensor);
+    if (D.local_experts) {
+        const uint64_t routed = D.T * p_.top_k;
+        const uint64_t per_expert = std::max<uint64_t>(1, routed / D.local_experts);
+        blocking(n + "combine", CollectiveType::AllToAll, routed * D.d * D.E / p_.tp, GroupKind::Expert);
+        for (uint64_t e = 0; e < D.local_experts; ++e) {
+            const std::string x = n + "expert" + std::to_string(e) + ".";
+            gemm(x + "down_dx", per_expert, D.f_tp, D.d);
+            dw.push_back(gemm(x + "down_dw", D.f_tp, D.d, per_expert));
+            gemm(x + "up_dx", per_expert, D.d, D.up_n);
+            dw.push_back(gemm(x + "up_dw", D.d, D.up_n, per_expert));
+        }
+        blocking(n + "dispatch", CollectiveType::AllToAll, routed * D.d * D.E / p_.tp, GroupKind::Expert);
+        blocking(n + "ffn_in", CollectiveType::AllGather, D.a * D.E, GroupKind::Tensor);
+        gemm(n + "router_dx", D.T, D.d, p_.experts);
+        dw.push_back(gemm(n + "router_dw", D.d, p_.experts, D.T));
+    } else {
+        gemm(n + "ffn_down_dx", D.T, D.f_tp, D.d);
+        dw.push_back(gemm(n + "ffn_down_dw", D.f_tp, D.d, D.T));
+        blocking(n + "ffn_in", CollectiveType::AllGather, D.a * D.E, GroupKind::Tensor);
+        dw.push_back(gemm(n + "ffn_up_dw", D.d, D.up_n, D.T));
+        gemm(n + "ffn_up_dx", D.T, D.d, D.up_n);
+    }
+    blocking(n + "ffn_dx", CollectiveType::ReduceScatter, D.T * D.d * D.E, GroupKind::Tensor);
+    elem(n + "ffn_norm", 6);
+    blocking(n + "attn_dout", CollectiveType::AllGather, D.a * D.E, GroupKind::Tensor);
+    gemm(n + "out_proj_dx", D.T, D.d / p_.tp, D.d);
+    dw.push_back(gemm(n + "out_proj_dw", D.d / p_.tp, D.d, D.T));
+    elem(n + "attention", 23); // STAGE: dq, dk, dv kernels (18a) and the q/k/v slice gradients (5a)
+    // Context parallelism: the gradients of the gathered keys and values are summed back to their owners
+    // (comm_size = the whole context's K or V gradient).
+    const uint64_t kv_full = D.T * p_.sp * D.kv_tp * D.E;
+    blocking(n + "dk_scatter", CollectiveType::ReduceScatter, kv_full, GroupKind::Context);
+    blocking(n + "dv_scatter", CollectiveType::ReduceScatter, kv_full, GroupKind::Context);
+    blocking(n + "attn_in", CollectiveType::AllGather, D.a * D.E, GroupKind::Tensor);
+    dw.push_back(gemm(n + "qkv_dw", D.d, D.qkv_n, D.T));
+    gemm(n + "qkv_dx", D.T, D.d, D.qkv_n);
+    blocking(n + "attn_dx", CollectiveType::ReduceScatter, D.T * D.d * D.E, GroupKind::Tensor);
+    elem(n + "attn_norm", 6);
+    // The gradient collectives wait for every weight gradient of the layer, not for the input gradient.
+    uint64_t all_dw = dw.back();
+    for (size_t i = 0; i + 1 < dw.size(); ++i)
+        em_.add_dep(all_dw, dw[i]);
+    grad_sync(mb, local, all_dw);
+}
+
+// Data-parallel gradient synchronisation of one layer: all-reduce, or reduce-scatter with sharded weights.
+// STAGE synchronises after every micro-batch; --grad-sync step only after the last one.
+void TrainingBuilder::grad_sync(uint64_t mb, uint64_t local, uint64_t after) {
+    if (p_.grad_sync == GradSync::Step && mb + 1 != p_.microbatches()) return;
+    const ModelDims& D = dims_;
+    const std::string n = tag(mb, first_layer_ + local) + "grad";
+    const CollectiveType type = p_.weight_sharded ? CollectiveType::ReduceScatter : CollectiveType::AllReduce;
+    if (has(GroupKind::Data))
+        grad_colls_[local].push_back(
+            em_.coll(n, type, D.w_dense() * D.Eg, pg_[int(GroupKind::Data)], {after}));
+    if (D.local_experts && has(GroupKind::ExpertData))
+        grad_colls_[local].push_back(
+            em_.coll(n + "_experts", type, D.w_experts() * D.Eg, pg_[int(GroupKind::ExpertData)], {after}));
+}
+
+// [SECTION] Stage schedule
+uint32_t p2p_tag(uint64_t boundary, uint64_t mb, uint64_t microbatches, bool backward) {
+    return static_cast<uint32_t>(1 + 2 * (boundary * microbatches + mb) + (backward ? 1 : 0));
+}
+
+void TrainingBuilder::forward(uint64_t mb) {
+    const ModelDims& D = dims_;
+    const std::string n = "mb" + std::to_string(mb) + ".";
+    const uint64_t m = p_.microbatches();
+    if (c_.pp > 0) {
+        RankCoord prev = c_;
+        prev.pp -= 1;
+        extra_ =
+            em_.recv(n + "recv_act", D.a * D.E, layout_.rank(prev), p2p_tag(c_.pp - 1, mb, m, false), {});
+    } else {
+        gemm(n + "in_emb", D.T, D.d, D.v_tp); // a one-hot matmul, as STAGE models the lookup
+    }
+    for (uint64_t l = first_layer_; l < first_layer_ + layers_per_stage_; ++l)
+        layer_forward(mb, l, "");
+    if (c_.pp + 1 < p_.pp) {
+        RankCoord next = c_;
+        next.pp += 1;
+        em_.send(n + "send_act", D.a * D.E, layout_.rank(next), p2p_tag(c_.pp, mb, m, false), {cursor_});
+    } else {
+        gemm(n + "out_emb", D.T, D.v_tp, D.d);
+        elem(n + "loss", 5);
+    }
+}
+
+void TrainingBuilder::backward(uint64_t mb) {
+    const ModelDims& D = dims_;
+    const std::string n = "mb" + std::to_string(mb) + ".";
+    const uint64_t m = p_.microbatches();
+    if (c_.pp + 1 < p_.pp) {
+        RankCoord next = c_;
+        next.pp += 1;
+        extra_ = em_.recv(n + "recv_grad", D.a * D.E, layout_.rank(next), p2p_tag(c_.pp, mb, m, true), {});
+    } else {
+        elem(n + "loss_grad", 5);
+        emb_grads_.push_back(gemm(n + "out_emb_dw", D.d, D.v_tp, D.T));
+        gemm(n + "out_emb_dx", D.T, D.d, D.v_tp);
+    }
+    for (uint64_t l = first_layer_ + layers_per_stage_; l-- > first_layer_;)
+        layer_backward(mb, l);
+    if (c_.pp > 0) {
+        RankCoord prev = c_;
+        prev.pp -= 1;
+        em_.send(n + "send_grad", D.a * D.E, layout_.rank(prev), p2p_tag(c_.pp - 1, mb, m, true), {cursor_});
+    } else {
+        emb_grads_.push_back(gemm(n + "in_emb_dw", D.v_tp, D.d, D.T));
+        gemm(n + "in_emb_dx", D.T, D.v_tp, D.d); // STAGE counts it although token ids need no gradient
+    }
+}
+
+// After the last micro-batch: gradients of the embeddings are summed over micro-batches and all-reduced
+// over the data group and, as STAGE does, over the tensor group (at the full vocab x hidden size); every
+// layer's weights are updated (2 ops per weight: accumulate and apply, STAGE's count).
+void TrainingBuilder::optimizer_step() {
+    const ModelDims& D = dims_;
+    const uint64_t emb = p_.vocab * D.d;
+    const bool has_emb = c_.pp == 0 || c_.pp + 1 == p_.pp;
+    const int copies = (c_.pp == 0) + (c_.pp + 1 == p_.pp); // pp 1: both tables on one rank
+    for (int e = 0; has_emb && e < copies; ++e) {
+        // With pp 1 both tables are here; backward() records out_emb's gradient before in_emb's.
+        const std::string n =
+            copies == 2 ? (e == 0 ? "out_emb." : "in_emb.") : (c_.pp == 0 ? "in_emb." : "out_emb.");
+        uint64_t acc = em_.comp(n + "grad_accumulate", emb, 2 * emb * D.Eg, {cursor_});
+        for (size_t i = e; i < emb_grads_.size(); i += copies)
+            em_.add_dep(acc, emb_grads_[i]);
+        uint64_t last = acc;
+        if (has(GroupKind::Data))
+            last = em_.coll(n + "grad_dp", CollectiveType::AllReduce, emb * D.Eg, pg_[int(GroupKind::Data)],
+                            {last});
+        if (has(GroupKind::Tensor))
+            last = em_.coll(n + "grad_tp", CollectiveType::AllReduce, emb * D.Eg, pg_[int(GroupKind::Tensor)],
+                            {last});
+        em_.comp(n + "update", emb, 2 * emb * D.E, {last});
+    }
+    const uint64_t shard = layout_.size(GroupKind::Data);
+    for (uint64_t local = 0; local < layers_per_stage_; ++local) {
+        const std::string n = "L" + std::to_string(first_layer_ + local) + ".";
+        uint64_t w = D.w_dense() + D.w_experts();
+        if (p_.weight_sharded) w = ceil_div(w, shard);
+        uint64_t acc = em_.comp(n + "grad_accumulate", w, 2 * w * D.Eg, {cursor_});
+        for (uint64_t g : grad_colls_[local])
+            em_.add_dep(acc, g);
+        em_.comp(n + "update", w, 2 * w * D.E, {acc});
+    }
+}
+
+void TrainingBuilder::build() {
+    const uint64_t m = p_.microbatches();
+    const uint64_t warmup = std::min<uint64_t>(p_.pp - c_.pp - 1, m);
+    for (uint64_t i = 0; i < warmup; ++i)
+        forward(i);
+    for (uint64_t i = 0; i + warmup < m; ++i) {
+        forward(i + warmup);
+        backward(i);
+    }
+    for (uint64_t i = m - warmup; i < m; ++i)
+        backward(i);
+    optimizer_step();
+}
+
+} // namespace
+
+void build_training(const TransformerParams& p, const ParallelLayout& layout, uint32_t rank,
+                    trace::Trace& t) {
+    TrainingBuilder(p, layout, rank, t).build();
+}
+
+} // namespace astrolabe::generate

@@ -1,0 +1,76 @@
+// A scenario's {"generate": {...}} workload: parsed by the scenario reader, generated in memory by the
+// session layer, and run like any other workload (what `run --scenario` and a shared browser link do).
+#include "core/config/scenario.h"
+#include "core/session/generated_workload.h"
+#include "support/test_support.h"
+
+#include <catch2/catch.hpp>
+
+using namespace astrolabe;
+using Catch::Matchers::Contains;
+
+namespace {
+
+const char* kSystem = R"("system": {"scheduling-policy": "LIFO", "endpoint-delay": 10,
+  "active-chunks-per-dimension": 1, "preferred-dataset-splits": 4,
+  "all-reduce-implementation": ["ring"], "all-gather-implementation": ["ring"],
+  "reduce-scatter-implementation": ["ring"], "all-to-all-implementation": ["ring"],
+  "collective-optimization": "localBWAware", "local-mem-bw": 1600})";
+
+RunResult run_scenario(const std::string& text, uint32_t npus) {
+    auto sc = config::parse_scenario_json(text, "s.json");
+    INFO(sc.status().message());
+    REQUIRE(sc.is_ok());
+    REQUIRE(sc.value().workload_kind == config::Scenario::WorkloadKind::Generate);
+    auto gen = generate_workload(sc.value().workload, sc.value().generate_params);
+    INFO(gen.status().message());
+    REQUIRE(gen.is_ok());
+    REQUIRE(gen.value().npus == npus);
+    SessionConfig cfg;
+    cfg.network = sc.value().network;
+    cfg.system = sc.value().system;
+    cfg.groups = gen.value().groups;
+    std::vector<std::string> warnings;
+    auto sim = build_simulation(cfg, gen.value().traces, warnings);
+    INFO(sim.status().message());
+    REQUIRE(sim.is_ok());
+    sim.value()->run_to_end();
+    return sim.value()->result();
+}
+
+} // namespace
+
+TEST_CASE("scenario generate workload: a handful of parameters is a whole workload", "[generate][scenario]") {
+    SECTION("microbench: 4 all-gathers of 64 KiB on a 4-NPU ring finish") {
+        RunResult r = run_scenario(std::string(R"({"workload": {"generate": {"kind": "microbench",
+            "collective": "all_gather", "size": "64KiB", "npus": 4, "repeat": 4}},
+            "network": {"topology": ["Ring"], "npus_count": [4], "bandwidth": [50], "latency": [500]},)") +
+                                       kSystem + "}",
+                                   4);
+        CHECK(r.complete);
+        CHECK(r.total_ns > 0);
+    }
+    SECTION("transformer: dp 2 x tp 2 with its generated groups, twice, the same result") {
+        const std::string text = std::string(R"({"workload": {"generate": {"kind": "transformer",
+            "layers": 2, "hidden": 128, "heads": 4, "vocab": 256, "seq": 32, "batch": 4, "micro-batch": 2,
+            "dp": 2, "tp": 2, "dtype-bytes": 2, "recompute": true}},
+            "network": {"topology": ["Ring"], "npus_count": [4], "bandwidth": [50], "latency": [500]},)") +
+                                 kSystem + "}";
+        RunResult a = run_scenario(text, 4);
+        RunResult b = run_scenario(text, 4);
+        CHECK(a.complete);
+        CHECK(a.total_ns == b.total_ns);
+    }
+    SECTION("bad generator parameters name the key") {
+        auto sc = config::parse_scenario_json(R"({"workload": {"generate": {"kind": "transformer", "tp": 3,
+            "hidden": 128, "heads": 4, "layers": [1]}}, "network": {}, "system": {}})",
+                                              "s.json");
+        REQUIRE_FALSE(sc.is_ok());
+        CHECK_THAT(sc.status().message(),
+                   Contains("s.json: workload.generate.layers: a string, a whole number"));
+        auto gen = generate_workload("transformer", {{"tp", "3"}, {"hidden", "128"}, {"heads", "4"}});
+        REQUIRE_FALSE(gen.is_ok());
+        CHECK_THAT(gen.status().message(), Contains("workload.generate.tp: 3; a divisor of hidden (128)"));
+        CHECK_FALSE(generate_workload("resnet", {}).is_ok());
+    }
+}
