@@ -9,6 +9,8 @@
 #include "core/base/status.h"
 #include "core/trace/trace_types.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
