@@ -25,7 +25,7 @@ const std::vector<OptionSpec> kRunOptions = {
     {"memory", true, "remote-memory-configuration", "ASTRA-sim remote-memory JSON"},
     {"comm-groups", true, "comm-group-configuration", "communicator groups JSON ({\"id\": [ranks]})"},
     {"scenario", true, nullptr, "one JSON file with workload, configs and models (docs/scenario.md)"},
-    {"network-model", true, nullptr, "analytical (congestion: not built yet)"},
+    {"network-model", true, nullptr, "analytical | congestion | flow"},
     {"compute-model", true, nullptr, "system (roofline-enabled decides), trace or roofline"},
     {"ignore-ctrl-deps", false, nullptr,
      "treat ctrl_deps as call nesting, not ordering (PyTorch host traces)"},
@@ -151,7 +151,7 @@ int run_command(const std::vector<std::string>& argv) {
         workload_label = a.get("workload");
     }
     if (!parse_network_model(network_model, cfg.network_model))
-        return fail("--network-model: '" + network_model + "'; analytical or congestion was expected");
+        return fail("--network-model: '" + network_model + "'; analytical, congestion or flow was expected");
     if (compute_model == "systolic")
         return fail("--compute-model: the systolic-array model is not built yet; use trace or roofline");
     if (!parse_compute_model(compute_model, cfg.compute_model))

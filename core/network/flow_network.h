@@ -1,0 +1,82 @@
+// The flow network: messages are fluid flows that share link bandwidth max-min fairly (physically sound:
+// concurrent traffic can never beat a link's capacity), cut-through with a latency per hop.
+//
+// Maths. Links l have capacities c_l (bytes/ns = GB/s * 2^30 / 1e9 of their dimension). Each active flow f
+// uses the links of its route R_f (link_topology.h, dimension-ordered) and gets a rate r_f such that
+//     sum over f with l in R_f of r_f <= c_l                    for every link l        (feasible)
+// and no r_f can grow without shrinking some r_g <= r_f (max-min fair). Progressive filling finds it:
+// repeatedly take the link with the smallest fair share s_l = (c_l - fixed rates on l) / (unfixed flows on
+// l), fix all unfixed flows on it at s_l, subtract, until every flow is fixed. Rates only change when a flow
+// starts or drains, and only inside the connected component (flows linked through shared links) of that
+// flow, so each change re-solves that component, not the network. Between changes a flow's remaining bytes
+// fall linearly: remaining -= r_f * dt. A flow of B bytes sent at t0 over hops h with latencies lat_h
+// drains at the first whole ns T with remaining <= 0, and is delivered at T + floor(sum_h lat_h).
+// Alone on its route a flow thus takes floor(B / min_l c_l) (rounded up) + sum of latencies: the
+// alpha-beta cost. Only the drain of each flow is an event (stale ones are skipped by a version number).
+// Memory: the links, plus per flow in flight its route and a few numbers.
+// Not modelled: packet-level effects (queues, slow start); a flow uses bandwidth from the ns it is sent.
+#pragma once
+
+#include "core/engine/engine.h"
+#include "core/network/link_topology.h"
+#include "core/network/network_model.h"
+
+#include <vector>
+
+namespace astrolabe {
+
+class FlowNetwork final : public NetworkModel, public EventTarget {
+public:
+    FlowNetwork(const NetworkTopology& topo, Engine& engine);
+
+    void send(uint32_t src, uint32_t dst, uint64_t bytes, const Callback& on_delivered) override;
+    const char* name() const override { return "flow"; }
+    std::vector<LinkStats> link_stats() const override;
+    void on_event(uint32_t kind, uint64_t arg) override;
+
+    size_t flows_in_flight() const { return flows_.size() - free_flows_.size(); }
+    // The current rate of the flow that `send` created as the n-th flow (tests); bytes/ns.
+    double rate_of_flow(uint32_t flow) const { return flows_[flow].rate; }
+
+private:
+    struct Flow {
+        std::vector<uint32_t> route; // links
+        double remaining = 0;        // bytes
+        double rate = 0;             // bytes/ns
+        TimeNs updated = 0;          // when `remaining` was last brought up to date
+        TimeNs latency_ns = 0;       // sum of the hops' latencies (floored)
+        uint32_t version = 0;        // bumps whenever the pending drain event goes stale
+        uint32_t mark = 0;           // component search epoch
+        bool active = false;
+        bool fixed = false; // progressive filling: rate decided
+        Callback on_delivered;
+    };
+    struct Link {
+        std::vector<uint32_t> flows; // active flows crossing the link
+        double capacity = 0;         // bytes/ns
+        double left = 0;             // progressive filling: capacity not yet given out
+        uint32_t unfixed = 0;        // progressive filling: flows without a rate
+        uint32_t mark = 0;           // component search epoch
+        TimeNs busy_since = 0;
+    };
+
+    void grow_links();
+    void attach(uint32_t f);
+    void detach(uint32_t f);
+    void solve_from(const std::vector<uint32_t>& seed_links);
+    void schedule_drain(uint32_t f);
+
+    LinkTopology links_;
+    Engine& engine_;
+    std::vector<double> bytes_per_ns_, latency_ns_; // per dimension
+    std::vector<Link> state_;
+    std::vector<LinkCounters> counters_;
+    std::vector<Flow> flows_;
+    std::vector<uint32_t> free_flows_;
+    uint32_t epoch_ = 0;
+    // Scratch buffers of the component search, reused across events.
+    std::vector<uint32_t> comp_links_, comp_flows_, seed_;
+    std::vector<double> old_rate_;
+};
+
+} // namespace astrolabe
