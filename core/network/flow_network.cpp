@@ -3,7 +3,7 @@
 #include "core/base/assert.h"
 
 #include <algorithm>
-#include <cmath>
+#include <limits>
 
 namespace astrolabe {
 
@@ -55,10 +55,9 @@ void FlowNetwork::send(uint32_t src, uint32_t dst, uint64_t bytes, const Callbac
     Flow& fl = flows_[f];
     links_.route(src, dst, fl.route);
     if (links_.links() > state_.size()) grow_links();
-    double latency = 0;
+    fl.latency_ns = 0;
     for (uint32_t l : fl.route)
-        latency += latency_ns_[links_.link(l).dim];
-    fl.latency_ns = static_cast<TimeNs>(latency);
+        fl.latency_ns += latency_ns_[links_.link(l).dim];
     fl.remaining = static_cast<double>(bytes);
     fl.rate = 0;
     fl.updated = engine_.now();
@@ -71,7 +70,7 @@ void FlowNetwork::send(uint32_t src, uint32_t dst, uint64_t bytes, const Callbac
         // Nothing to share: only the latency.
         fl.active = false;
         free_flows_.push_back(f);
-        engine_.schedule_in(fl.latency_ns, on_delivered);
+        engine_.schedule_in(static_cast<TimeNs>(fl.latency_ns), on_delivered);
         return;
     }
     attach(f);
@@ -137,11 +136,11 @@ void FlowNetwork::solve_from(const std::vector<uint32_t>& seed_links) {
     for (uint32_t f : comp_flows_)
         old_rate_.push_back(flows_[f].rate);
     while (true) {
-        double best = INFINITY;
+        double best = std::numeric_limits<double>::infinity();
         for (uint32_t l : comp_links_)
             if (state_[l].unfixed > 0)
                 best = std::min(best, std::max(0.0, state_[l].left) / state_[l].unfixed);
-        if (best == INFINITY) break;
+        if (best == std::numeric_limits<double>::infinity()) break;
         double limit = best * (1 + 1e-12);
         for (uint32_t l : comp_links_) {
             Link& link = state_[l];
@@ -169,8 +168,11 @@ void FlowNetwork::schedule_drain(uint32_t f) {
     Flow& fl = flows_[f];
     fl.version++;
     SIM_ASSERT(fl.rate > 0, "an active flow got no bandwidth");
-    double left = std::max(0.0, fl.remaining);
-    auto dt = static_cast<TimeNs>(std::ceil(left / fl.rate));
+    // The drain event fires at the whole ns the last byte leaves (truncated, like every cost here); the
+    // fraction is kept so the delivery lands at floor(exact drain time + latency).
+    double t = std::max(0.0, fl.remaining) / fl.rate;
+    auto dt = static_cast<TimeNs>(t);
+    fl.drain_frac = t - static_cast<double>(dt);
     engine_.schedule_in(dt, Callback{this, kDrained, pack(f, fl.version)});
 }
 
@@ -184,7 +186,7 @@ void FlowNetwork::on_event(uint32_t kind, uint64_t arg) {
     fl.remaining = 0;
     fl.rate = 0;
     detach(f);
-    engine_.schedule_in(fl.latency_ns, fl.on_delivered);
+    engine_.schedule_in(static_cast<TimeNs>(fl.drain_frac + fl.latency_ns), fl.on_delivered);
     free_flows_.push_back(f);
     // The bandwidth it held goes to the flows it shared links with.
     seed_ = fl.route;

@@ -10,11 +10,12 @@
 // starts or drains, and only inside the connected component (flows linked through shared links) of that
 // flow, so each change re-solves that component, not the network. Between changes a flow's remaining bytes
 // fall linearly: remaining -= r_f * dt. A flow of B bytes sent at t0 over hops h with latencies lat_h
-// drains at the first whole ns T with remaining <= 0, and is delivered at T + floor(sum_h lat_h).
-// Alone on its route a flow thus takes floor(B / min_l c_l) (rounded up) + sum of latencies: the
-// alpha-beta cost. Only the drain of each flow is an event (stale ones are skipped by a version number).
-// Memory: the links, plus per flow in flight its route and a few numbers.
-// Not modelled: packet-level effects (queues, slow start); a flow uses bandwidth from the ns it is sent.
+// drains at the exact time T when remaining reaches 0 and is delivered (cut-through: the last byte still
+// crosses every hop) at floor(T + sum_h lat_h), truncated to whole ns as every cost in this simulator.
+// Alone on its route a flow thus takes floor(B / min_l c_l + sum_h lat_h): the alpha-beta cost. Only the
+// drain of each flow is an event (stale ones are skipped by a version number). Memory: the links, plus per
+// flow in flight its route and a few numbers. Not modelled: packet-level effects (queues, slow start); a flow
+// uses bandwidth from the ns it is sent.
 #pragma once
 
 #include "core/engine/engine.h"
@@ -44,7 +45,8 @@ private:
         double remaining = 0;        // bytes
         double rate = 0;             // bytes/ns
         TimeNs updated = 0;          // when `remaining` was last brought up to date
-        TimeNs latency_ns = 0;       // sum of the hops' latencies (floored)
+        double latency_ns = 0;       // sum of the hops' latencies
+        double drain_frac = 0;       // the drain's exact time minus its event's whole ns
         uint32_t version = 0;        // bumps whenever the pending drain event goes stale
         uint32_t mark = 0;           // component search epoch
         bool active = false;
