@@ -4,7 +4,8 @@
 //   { "schema": "astrolabe.scenario/1",
 //     "workload": {"prefix": "path/P"} | {"sample": "name"} | {"traces": [{"name": "x.0.et", "base64":
 //     "..."}]}, "network": { ASTRA-sim network keys }, "system": { ... }, "memory": { ... }, "comm_groups": {
-//     ... }, "network_model": "analytical", "compute_model": "system" | "trace" | "roofline" }
+//     ... }, "network_model": "analytical" | "congestion" | "flow", "compute_model": "system" | "trace" |
+//     "roofline" }
 //
 // `memory` and `comm_groups` may be left out. Configs use exactly the keys of ASTRA-sim's files.
 #pragma once
