@@ -8,7 +8,7 @@
 namespace astrolabe {
 
 namespace {
-enum Kind : uint32_t { kDrained = 1 };
+enum Kind : uint32_t { kDrained = 1, kSolve = 2 };
 uint64_t pack(uint32_t f, uint32_t version) {
     return uint64_t(f) | uint64_t(version) << 32;
 }
@@ -74,25 +74,42 @@ void FlowNetwork::send(uint32_t src, uint32_t dst, uint64_t bytes, const Callbac
         return;
     }
     attach(f);
-    solve_from(flows_[f].route);
+    request_solve(flows_[f].route);
+}
+
+// Flows that start or drain in the same ns (a direct all-to-all starts hundreds at once) share one
+// re-solve: the first change of a ns schedules it, as an event behind the ones already due now.
+void FlowNetwork::request_solve(const std::vector<uint32_t>& links) {
+    seed_.insert(seed_.end(), links.begin(), links.end());
+    if (solve_pending_) return;
+    solve_pending_ = true;
+    engine_.schedule_in(0, Callback{this, kSolve, 0});
 }
 
 void FlowNetwork::attach(uint32_t f) {
-    for (uint32_t l : flows_[f].route) {
+    Flow& fl = flows_[f];
+    fl.slot.resize(fl.route.size());
+    for (uint32_t h = 0; h < fl.route.size(); ++h) {
+        uint32_t l = fl.route[h];
         Link& link = state_[l];
         if (link.flows.empty()) link.busy_since = engine_.now();
-        link.flows.push_back(f);
+        fl.slot[h] = static_cast<uint32_t>(link.flows.size());
+        link.flows.push_back({f, h});
         counters_[l].peak_queue = std::max<uint64_t>(counters_[l].peak_queue, link.flows.size());
     }
 }
 
 void FlowNetwork::detach(uint32_t f) {
-    for (uint32_t l : flows_[f].route) {
-        Link& link = state_[l];
-        auto it = std::find(link.flows.begin(), link.flows.end(), f);
-        SIM_ASSERT(it != link.flows.end(), "a flow left a link it was not on");
-        link.flows.erase(it);
-        if (link.flows.empty()) counters_[l].busy_ns += engine_.now() - link.busy_since;
+    // Swap-remove from every link's list in O(1) per hop; the moved entry's flow learns its new slot.
+    const Flow& fl = flows_[f];
+    for (uint32_t h = 0; h < fl.route.size(); ++h) {
+        Link& link = state_[fl.route[h]];
+        uint32_t i = fl.slot[h];
+        SIM_ASSERT(i < link.flows.size() && link.flows[i].flow == f, "a flow left a link it was not on");
+        link.flows[i] = link.flows.back();
+        link.flows.pop_back();
+        if (i < link.flows.size()) flows_[link.flows[i].flow].slot[link.flows[i].hop] = i;
+        if (link.flows.empty()) counters_[fl.route[h]].busy_ns += engine_.now() - link.busy_since;
     }
 }
 
@@ -108,7 +125,8 @@ void FlowNetwork::solve_from(const std::vector<uint32_t>& seed_links) {
             comp_links_.push_back(l);
         }
     for (size_t i = 0; i < comp_links_.size(); ++i) {
-        for (uint32_t f : state_[comp_links_[i]].flows) {
+        for (const LinkEntry& e : state_[comp_links_[i]].flows) {
+            uint32_t f = e.flow;
             if (flows_[f].mark == epoch_) continue;
             flows_[f].mark = epoch_;
             comp_flows_.push_back(f);
@@ -145,8 +163,8 @@ void FlowNetwork::solve_from(const std::vector<uint32_t>& seed_links) {
         for (uint32_t l : comp_links_) {
             Link& link = state_[l];
             if (link.unfixed == 0 || std::max(0.0, link.left) / link.unfixed > limit) continue;
-            for (uint32_t f : link.flows) {
-                Flow& fl = flows_[f];
+            for (const LinkEntry& e : link.flows) {
+                Flow& fl = flows_[e.flow];
                 if (fl.fixed) continue;
                 fl.fixed = true;
                 fl.rate = best;
@@ -177,6 +195,13 @@ void FlowNetwork::schedule_drain(uint32_t f) {
 }
 
 void FlowNetwork::on_event(uint32_t kind, uint64_t arg) {
+    if (kind == kSolve) {
+        solve_pending_ = false;
+        solve_seed_.swap(seed_);
+        seed_.clear();
+        solve_from(solve_seed_);
+        return;
+    }
     SIM_ASSERT(kind == kDrained, "unknown flow-network event");
     auto f = static_cast<uint32_t>(arg);
     auto version = static_cast<uint32_t>(arg >> 32);
@@ -189,8 +214,7 @@ void FlowNetwork::on_event(uint32_t kind, uint64_t arg) {
     engine_.schedule_in(static_cast<TimeNs>(fl.drain_frac + fl.latency_ns), fl.on_delivered);
     free_flows_.push_back(f);
     // The bandwidth it held goes to the flows it shared links with.
-    seed_ = fl.route;
-    solve_from(seed_);
+    request_solve(fl.route);
 }
 
 } // namespace astrolabe
