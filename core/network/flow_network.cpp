@@ -159,6 +159,9 @@ void FlowNetwork::solve_from(const std::vector<uint32_t>& seed_links) {
             if (state_[l].unfixed > 0)
                 best = std::min(best, std::max(0.0, state_[l].left) / state_[l].unfixed);
         if (best == std::numeric_limits<double>::infinity()) break;
+        // A true share is at least the smallest capacity over the most flows on a link; a share of ~0 can
+        // only be rounding in `left`. Keep it positive so every flow drains.
+        best = std::max(best, 1e-9);
         double limit = best * (1 + 1e-12);
         for (uint32_t l : comp_links_) {
             Link& link = state_[l];

@@ -83,6 +83,11 @@ TEST_CASE("link topology: devices, links and dimension-ordered routes", "[networ
         CHECK(lt.links() == 1); // the same pair reuses its link
         lt.route(5, 1, r);
         CHECK(lt.links() == 2); // the other direction is another link
+        // 4096 NPUs: 16.8 M possible links, none made up front.
+        NetworkTopology big(test::network_yaml(
+            "topology: [FullyConnected]\nnpus_count: [4096]\nbandwidth: [50]\nlatency: [500]\n"));
+        LinkTopology big_lt(big);
+        CHECK(big_lt.links() == 0);
     }
     SECTION("Ring x Switch x FullyConnected: lowest dimension first") {
         // 2 x 2 x 2: NPU 0 = (0,0,0) to NPU 7 = (1,1,1): ring hop 0->1, switch up/down 1->3 (line 1 of
