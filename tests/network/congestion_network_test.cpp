@@ -28,6 +28,8 @@ struct Deliveries final : EventTarget {
     }
 };
 
+// Points into `links`, which must outlive the result (hence no rvalues).
+const LinkStats* find_link(const std::vector<LinkStats>&& links, uint32_t src, uint32_t dst) = delete;
 const LinkStats* find_link(const std::vector<LinkStats>& links, uint32_t src, uint32_t dst) {
     for (const auto& l : links)
         if (l.src == src && l.dst == dst) return &l;
@@ -141,7 +143,8 @@ TEST_CASE("congestion network: store and forward through FIFO links", "[network]
         engine.run();
         CHECK(d.at(1) == 20031);
         CHECK(d.at(2) == 39562);
-        const LinkStats* l = find_link(net.link_stats(), 0, 1);
+        auto links = net.link_stats();
+        const LinkStats* l = find_link(links, 0, 1);
         REQUIRE(l);
         CHECK(l->bytes == 2 * kMiB);
         CHECK(l->busy_ns == 2 * 19531);
@@ -158,7 +161,8 @@ TEST_CASE("congestion network: store and forward through FIFO links", "[network]
         engine.run();
         for (uint32_t k = 1; k < 8; ++k)
             CHECK(d.at(k) == 20031 + 19531 * (k - 1) + 20031);
-        const LinkStats* down = find_link(net.link_stats(), 8, 0);
+        auto links = net.link_stats();
+        const LinkStats* down = find_link(links, 8, 0);
         REQUIRE(down);
         CHECK(down->src_name == "switch0.0");
         CHECK(down->dst_name == "npu0");
