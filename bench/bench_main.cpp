@@ -7,7 +7,11 @@
 #include "core/session/session.h"
 #include "core/trace/trace_reader.h"
 
+#ifdef __EMSCRIPTEN__
+#include <emscripten/heap.h>
+#else
 #include <sys/resource.h>
+#endif
 
 #include <algorithm>
 #include <chrono>
@@ -29,9 +33,14 @@ struct Scenario {
 };
 
 double peak_rss_mb() {
+#ifdef __EMSCRIPTEN__
+    // The wasm heap only grows, so its size now is its peak: the simulator's memory in the wasm build.
+    return static_cast<double>(emscripten_get_heap_size()) / (1024.0 * 1024.0);
+#else
     rusage u{};
     getrusage(RUSAGE_SELF, &u);
     return static_cast<double>(u.ru_maxrss) / 1024.0; // Linux reports KiB
+#endif
 }
 
 struct Sample {

@@ -1,5 +1,7 @@
 #include "native/files.h"
 
+#include "core/session/trace_ranks.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -32,43 +34,24 @@ Status write_file(const std::string& path, const std::string& bytes) {
     return Status::ok();
 }
 
-namespace {
-
-// The rank in "<name>.<rank>.et", or -1.
-int64_t rank_of(const std::string& file) {
-    if (file.size() < 4 || file.compare(file.size() - 3, 3, ".et") != 0) return -1;
-    std::string stem = file.substr(0, file.size() - 3);
-    size_t dot = stem.rfind('.');
-    std::string digits = dot == std::string::npos ? stem : stem.substr(dot + 1);
-    if (digits.empty() || digits.size() > 9 || !std::all_of(digits.begin(), digits.end(), ::isdigit))
-        return -1;
-    return std::stoll(digits);
-}
-
-} // namespace
-
 Result<FileTraceSource> FileTraceSource::open(const std::string& workload) {
     FileTraceSource s;
     std::error_code ec;
     if (workload.empty())
         return Status::error("workload: no path given; pass --workload PREFIX (NPU i reads PREFIX.i.et)");
     if (fs::is_directory(workload, ec)) {
-        std::vector<std::pair<int64_t, std::string>> found;
+        std::vector<std::string> names, paths;
         for (const auto& e : fs::directory_iterator(workload, ec)) {
-            if (!e.is_regular_file()) continue;
-            int64_t r = rank_of(e.path().filename().string());
-            if (r >= 0) found.emplace_back(r, e.path().string());
+            if (!e.is_regular_file() || trace_rank_of(e.path().filename().string()) < 0) continue;
+            names.push_back(e.path().filename().string());
+            paths.push_back(e.path().string());
         }
-        if (found.empty())
+        if (names.empty())
             return Status::error("workload " + workload + ": the directory holds no <name>.<rank>.et files");
-        std::sort(found.begin(), found.end());
-        for (size_t i = 0; i < found.size(); ++i) {
-            if (found[i].first != static_cast<int64_t>(i))
-                return Status::error("workload " + workload + ": trace ranks must be 0.." +
-                                     std::to_string(found.size() - 1) +
-                                     " with none missing or repeated; found " + found[i].second);
-            s.files_.push_back(found[i].second);
-        }
+        auto order = order_traces_by_rank(names, "workload " + workload);
+        if (!order.is_ok()) return order.status();
+        for (size_t i : order.value())
+            s.files_.push_back(paths[i]);
         return s;
     }
     if (fs::is_regular_file(workload, ec)) {

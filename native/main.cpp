@@ -17,6 +17,8 @@ const char* kUsage =
     "                [--network-model analytical|congestion|flow] [--compute-model system|trace|roofline]\n"
     "                [--report out.json] [--timeline out.trace.json] [--quiet]\n"
     "  astrolabe run --scenario scenario.json [--report ...]\n"
+    "  astrolabe run --link 'URL#s=...' [--report ...]   a browser share link's scenario\n"
+    "  astrolabe share scenario.json [--base URL] [--embed]   the browser share link for a scenario\n"
     "  astrolabe inspect P [--json]          what a trace set holds\n"
     "  astrolabe generate microbench --collective all_reduce --size 1MiB --npus N -o P\n"
     "  astrolabe convert IN OUT              .et <-> .json (Chakra's JSON form)\n"
@@ -43,6 +45,7 @@ int main(int argc, char** argv) {
         if (cmd == "inspect") return astrolabe::cli::inspect_command(args);
         if (cmd == "convert") return astrolabe::cli::convert_command(args);
         if (cmd == "generate") return astrolabe::cli::generate_command(args);
+        if (cmd == "share") return astrolabe::cli::share_command(args);
     } catch (const std::bad_alloc&) {
         std::fputs("error: out of memory\n", stderr);
         return 2;

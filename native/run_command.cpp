@@ -2,7 +2,9 @@
 #include "core/config/config_parse.h"
 #include "core/config/scenario.h"
 #include "core/report/report.h"
+#include "core/session/scenario_setup.h"
 #include "core/session/session.h"
+#include "core/session/share_link.h"
 #include "native/args.h"
 #include "native/commands.h"
 #include "native/files.h"
@@ -25,6 +27,7 @@ const std::vector<OptionSpec> kRunOptions = {
     {"memory", true, "remote-memory-configuration", "ASTRA-sim remote-memory JSON"},
     {"comm-groups", true, "comm-group-configuration", "communicator groups JSON ({\"id\": [ranks]})"},
     {"scenario", true, nullptr, "one JSON file with workload, configs and models (docs/scenario.md)"},
+    {"link", true, nullptr, "a share link from the browser (or `astrolabe share`): the scenario it holds"},
     {"network-model", true, nullptr, "analytical | congestion | flow"},
     {"compute-model", true, nullptr, "system (roofline-enabled decides), trace or roofline"},
     {"ignore-ctrl-deps", false, nullptr,
@@ -105,57 +108,55 @@ int run_command(const std::vector<std::string>& argv) {
     SessionConfig cfg;
     std::unique_ptr<TraceSource> traces;
     std::string workload_label;
-    std::string network_model = a.get("network-model", "analytical");
-    std::string compute_model = a.get("compute-model", "system");
-    if (a.has("scenario")) {
+    if (a.has("scenario") && a.has("link")) return fail("run: give --scenario or --link, not both");
+    if (a.has("scenario") || a.has("link")) {
         for (const char* k : {"workload", "system", "network", "memory", "comm-groups"})
             if (a.has(k))
-                return fail(std::string("run: --") + k +
-                            " cannot be combined with --scenario (the scenario holds it)");
-        std::string path = a.get("scenario");
-        auto text = read_file(path, "scenario");
-        if (!text.is_ok()) return fail(text.status().message());
-        auto sc = config::parse_scenario_json(text.value(), path);
-        if (!sc.is_ok()) return fail(sc.status().message());
-        config::Scenario& s = sc.value();
-        cfg.network = std::move(s.network);
-        cfg.system = std::move(s.system);
-        cfg.memory = std::move(s.memory);
-        cfg.groups = std::move(s.groups);
-        if (!a.has("network-model")) network_model = s.network_model;
-        if (!a.has("compute-model")) compute_model = s.compute_model;
-        if (s.workload_kind == config::Scenario::WorkloadKind::Embedded) {
-            auto mem = std::make_unique<MemoryTraceSource>();
-            for (auto& t : s.traces)
-                mem->add(t.first, std::move(t.second));
-            traces = std::move(mem);
-            workload_label = "(embedded in " + path + ")";
+                return fail(std::string("run: --") + k + " cannot be combined with --" +
+                            (a.has("link") ? "link" : "scenario") + " (the scenario holds it)");
+        // A link's scenario has no folder of its own: relative prefixes are taken from the working directory.
+        std::string path = a.has("link") ? "share link" : a.get("scenario");
+        std::string text;
+        if (a.has("link")) {
+            auto decoded = decode_share_link(a.get("link"));
+            if (!decoded.is_ok()) return fail(decoded.status().message());
+            text = std::move(decoded.value());
         } else {
-            std::filesystem::path base = std::filesystem::path(path).parent_path();
+            auto file = read_file(path, "scenario");
+            if (!file.is_ok()) return fail(file.status().message());
+            text = std::move(file.value());
+        }
+        auto sc = config::parse_scenario_json(text, path);
+        if (!sc.is_ok()) return fail(sc.status().message());
+        const auto kind = sc.value().workload_kind;
+        const std::string workload = sc.value().workload;
+        auto setup = scenario_setup(std::move(sc.value()), a.get("network-model"), a.get("compute-model"));
+        if (!setup.is_ok()) return fail(path + ": " + setup.status().message());
+        cfg = std::move(setup.value().config);
+        workload_label = setup.value().workload_label;
+        if (setup.value().embedded) {
+            traces = std::move(setup.value().embedded);
+        } else {
+            std::filesystem::path base =
+                a.has("link") ? std::filesystem::path() : std::filesystem::path(path).parent_path();
             std::string w =
-                s.workload_kind == config::Scenario::WorkloadKind::Sample
-                    ? std::string(ASTROLABE_SAMPLES_DIR) + "/" + s.workload
-                    : (std::filesystem::path(s.workload).is_absolute() ? s.workload
-                                                                       : (base / s.workload).string());
+                kind == config::Scenario::WorkloadKind::Sample
+                    ? std::string(ASTROLABE_SAMPLES_DIR) + "/" + workload
+                    : (std::filesystem::path(workload).is_absolute() ? workload : (base / workload).string());
             auto src = FileTraceSource::open(w);
             if (!src.is_ok()) return fail(src.status().message());
             traces = std::make_unique<FileTraceSource>(std::move(src.value()));
-            workload_label = s.workload;
         }
     } else {
         Status problems = load_configs(a, cfg);
         auto src = FileTraceSource::open(a.get("workload"));
         if (!src.is_ok()) problems.merge(src.status());
+        problems.merge(
+            set_models(a.get("network-model", "analytical"), a.get("compute-model", "system"), cfg));
         if (!problems.is_ok()) return fail(problems.message());
         traces = std::make_unique<FileTraceSource>(std::move(src.value()));
         workload_label = a.get("workload");
     }
-    if (!parse_network_model(network_model, cfg.network_model))
-        return fail("--network-model: '" + network_model + "'; analytical, congestion or flow was expected");
-    if (compute_model == "systolic")
-        return fail("--compute-model: the systolic-array model is not built yet; use trace or roofline");
-    if (!parse_compute_model(compute_model, cfg.compute_model))
-        return fail("--compute-model: '" + compute_model + "'; system, trace or roofline was expected");
     cfg.keep_timeline = a.has("timeline");
     cfg.keep_names = a.has("timeline");
     cfg.ignore_ctrl_deps = a.has("ignore-ctrl-deps");
@@ -191,10 +192,7 @@ int run_command(const std::vector<std::string>& argv) {
     }
     auto end = std::chrono::steady_clock::now();
     RunResult result = sim.result();
-    ReportContext ctx;
-    ctx.workload = workload_label;
-    ctx.network_model = network_model_name(sim.input().network_model);
-    ctx.compute_model = sim.roofline() ? "roofline" : "trace";
+    ReportContext ctx = report_context(sim, workload_label);
     ctx.wall_s = std::chrono::duration<double>(end - run_start).count();
 
     int rc = 0;

@@ -39,6 +39,17 @@ std::string base64_encode(std::string_view bytes) {
     return out;
 }
 
+std::string base64url_encode(std::string_view bytes) {
+    std::string out = base64_encode(bytes);
+    while (!out.empty() && out.back() == '=')
+        out.pop_back();
+    for (char& c : out) {
+        if (c == '+') c = '-';
+        if (c == '/') c = '_';
+    }
+    return out;
+}
+
 std::optional<std::string> base64_decode(std::string_view text) {
     std::string out;
     out.reserve(text.size() / 4 * 3);

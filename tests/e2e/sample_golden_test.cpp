@@ -17,22 +17,6 @@ using namespace astrolabe;
 
 namespace {
 
-// The report without `wall_s` and `events_per_s`, the only fields that measure the host.
-std::string strip_host_fields(const std::string& report) {
-    std::string out;
-    size_t pos = 0;
-    while (pos < report.size()) {
-        size_t eol = report.find('\n', pos);
-        if (eol == std::string::npos) eol = report.size();
-        std::string line = report.substr(pos, eol - pos);
-        if (line.find("\"wall_s\"") == std::string::npos &&
-            line.find("\"events_per_s\"") == std::string::npos)
-            out += line + "\n";
-        pos = eol + 1;
-    }
-    return out;
-}
-
 std::string run_sample(const std::string& name, const std::string& stem, TimeNs& total) {
     std::string dir = std::string(ASTROLABE_SAMPLES_DIR) + "/" + name;
     std::string text;
@@ -59,7 +43,7 @@ std::string run_sample(const std::string& name, const std::string& stem, TimeNs&
     ctx.workload = name;
     ctx.network_model = "analytical";
     ctx.compute_model = sim.value()->roofline() ? "roofline" : "trace";
-    return strip_host_fields(report_json(r, ctx));
+    return test::strip_host_fields(report_json(r, ctx));
 }
 
 void check_golden(const std::string& name, const std::string& report) {

@@ -77,4 +77,19 @@ RunResult run(SessionConfig cfg, const std::vector<std::string>& traces) {
     return sim.value()->result();
 }
 
+std::string strip_host_fields(const std::string& report) {
+    std::string out;
+    size_t pos = 0;
+    while (pos < report.size()) {
+        size_t eol = report.find('\n', pos);
+        if (eol == std::string::npos) eol = report.size();
+        std::string line = report.substr(pos, eol - pos);
+        if (line.find("\"wall_s\"") == std::string::npos &&
+            line.find("\"events_per_s\"") == std::string::npos)
+            out += line + "\n";
+        pos = eol + 1;
+    }
+    return out;
+}
+
 } // namespace astrolabe::test

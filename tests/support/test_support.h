@@ -42,6 +42,9 @@ config::NetworkConfig network_yaml(const std::string& text);
 config::SystemConfig system_json(const std::string& text);
 config::MemoryConfig memory_json(const std::string& text);
 
+// A report without `wall_s` and `events_per_s`, the only fields that measure the host.
+std::string strip_host_fields(const std::string& report);
+
 // Builds a simulation from one encoded trace per NPU; the Result carries the refusal, if any.
 Result<std::unique_ptr<Simulation>> build(SessionConfig cfg, const std::vector<std::string>& traces,
                                           std::vector<std::string>* warnings = nullptr);

@@ -1,0 +1,73 @@
+#include "core/session/share_link.h"
+
+#include "core/base/base64.h"
+
+#include <zlib.h>
+
+namespace astrolabe {
+
+std::string encode_share_fragment(std::string_view json) {
+    z_stream zs{};
+    // -15: raw deflate (no zlib header), as the browser's CompressionStream("deflate-raw") also writes.
+    deflateInit2(&zs, 9, Z_DEFLATED, -15, 9, Z_DEFAULT_STRATEGY);
+    std::string out(deflateBound(&zs, static_cast<uLong>(json.size())), '\0');
+    zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(json.data()));
+    zs.avail_in = static_cast<uInt>(json.size());
+    zs.next_out = reinterpret_cast<Bytef*>(out.data());
+    zs.avail_out = static_cast<uInt>(out.size());
+    deflate(&zs, Z_FINISH); // one call suffices: the output holds deflateBound bytes
+    out.resize(zs.total_out);
+    deflateEnd(&zs);
+    return "s=" + base64url_encode(out);
+}
+
+Result<std::string> decode_share_link(std::string_view link) {
+    // Take what follows '#' (a whole URL) and then the value of the `s=` parameter.
+    size_t hash = link.find('#');
+    std::string_view frag = hash == std::string_view::npos ? link : link.substr(hash + 1);
+    std::string_view value;
+    bool found = false;
+    while (!frag.empty()) {
+        size_t amp = frag.find('&');
+        std::string_view part = frag.substr(0, amp);
+        if (part.substr(0, 2) == "s=") {
+            value = part.substr(2);
+            found = true;
+            break;
+        }
+        if (amp == std::string_view::npos) break;
+        frag.remove_prefix(amp + 1);
+    }
+    if (!found) return Status::error("share link: no scenario in it; a fragment #s=<data> was expected");
+    if (value.empty()) return Status::error("share link: the s= part is empty");
+    auto packed = base64_decode(value);
+    if (!packed)
+        return Status::error("share link: the s= part is not base64url text (it may have been cut short)");
+
+    z_stream zs{};
+    if (inflateInit2(&zs, -15) != Z_OK) return Status::error("share link: cannot initialise inflate");
+    zs.next_in = reinterpret_cast<Bytef*>(packed->data());
+    zs.avail_in = static_cast<uInt>(packed->size());
+    std::string out;
+    char buf[65536];
+    int rc = Z_OK;
+    while (rc == Z_OK) {
+        zs.next_out = reinterpret_cast<Bytef*>(buf);
+        zs.avail_out = sizeof buf;
+        rc = inflate(&zs, Z_NO_FLUSH);
+        out.append(buf, sizeof buf - zs.avail_out);
+        if (out.size() > kMaxSharedScenario) {
+            inflateEnd(&zs);
+            return Status::error("share link: the scenario inflates beyond " +
+                                 std::to_string(kMaxSharedScenario >> 20) + " MiB; refused");
+        }
+        if (rc == Z_BUF_ERROR && zs.avail_in == 0) break;
+    }
+    inflateEnd(&zs);
+    if (rc != Z_STREAM_END)
+        return Status::error(
+            "share link: the compressed scenario is corrupt or cut short (copy the whole link)");
+    return out;
+}
+
+} // namespace astrolabe

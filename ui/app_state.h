@@ -1,0 +1,107 @@
+// The browser app's state and logic, without any drawing: the scenario being edited, the run stepped a
+// slice at a time, and its results. The ImGui panels (ui/*_panel.cpp) and the JS bridge (wasm/bridge.cpp)
+// both act on one App, so what a click does and what `window.astrolabe` does are the same code.
+//
+// Nothing here throws out or aborts on bad input: every failure lands in `message()` (and the phase says
+// whether a run failed), so the page keeps working whatever the user loads.
+#pragma once
+
+#include "core/base/status.h"
+#include "core/config/scenario_doc.h"
+#include "core/session/scenario_setup.h"
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace astrolabe::ui {
+
+struct SampleInfo {
+    std::string name;
+    std::string summary; // "8 NPUs, Ring" and the like
+};
+
+enum class RunPhase : uint8_t { Idle, Loading, Running, Done, Failed, Cancelled };
+const char* run_phase_name(RunPhase p);
+
+class App {
+public:
+    // `samples_root` holds one folder per bundled sample, each with a scenario.json and its traces.
+    explicit App(std::string samples_root);
+
+    // [SECTION] scenario
+    // Each load returns an error only when it refuses the input (the scenario is then unchanged and the
+    // reason is also in message()); problems inside a scenario it took are in validation().
+    const std::vector<SampleInfo>& samples() const { return samples_; }
+    Status load_sample(const std::string& name);
+    Status load_scenario_text(const std::string& text, const std::string& source);
+    Status load_link(const std::string& link);
+    // Opened or dropped .et files: ordered by the rank in their names and embedded in the scenario. A
+    // one-dimensional network is resized to the number of traces.
+    Status load_traces(std::vector<std::pair<std::string, std::string>> files);
+    config::ScenarioDoc& doc() { return doc_; }
+    const config::ScenarioDoc& doc() const { return doc_; }
+    // Call after editing doc(): re-validates it with the same parser `astrolabe run --scenario` uses.
+    void doc_changed();
+    // The current scenario's problems, one per line, each "scenario: <section>: <key>: <what>".
+    const Status& validation() const { return validation_; }
+    // Problems whose key path contains `key` (for messages beside a form field).
+    std::vector<std::string> problems_for(const std::string& section, const std::string& key) const;
+    const std::string& scenario_source() const { return source_; }
+
+    // [SECTION] run
+    // Builds the simulation from the scenario (traces decoded now) and starts stepping. False on failure,
+    // with the reason in message().
+    bool start_run();
+    // Runs events until `budget_ms` of wall time is spent or the run ends.
+    void step(double budget_ms);
+    void cancel();
+    RunPhase phase() const { return phase_; }
+    double progress() const; // 0..1, nodes done over nodes
+    double events_per_s() const;
+    uint64_t events() const;
+    TimeNs sim_now() const;
+
+    // [SECTION] results (valid in phase Done; Cancelled keeps a partial result)
+    const Simulation* simulation() const { return sim_.get(); }
+    const RunResult* result() const { return has_result_ ? &result_ : nullptr; }
+    const std::string& report_json() const { return report_; }
+    std::string timeline_json() const;
+    const std::vector<std::string>& warnings() const { return warnings_; }
+
+    // [SECTION] sharing
+    // The link fragment ("s=...") for the scenario, or an error when it would be too long to share.
+    Result<std::string> share_fragment() const;
+
+    // The latest error or notice for the status line; empty when there is none.
+    const std::string& message() const { return message_; }
+    void set_message(std::string m) { message_ = std::move(m); }
+
+private:
+    Status adopt(config::ScenarioDoc doc, const std::string& source);
+    bool start_run_unguarded();
+    Result<std::unique_ptr<TraceSource>> traces_for(config::Scenario::WorkloadKind kind,
+                                                    const std::string& workload);
+    void finish(RunPhase end);
+
+    std::string samples_root_;
+    std::vector<SampleInfo> samples_;
+    config::ScenarioDoc doc_;
+    std::string source_;
+    Status validation_;
+
+    RunPhase phase_ = RunPhase::Idle;
+    std::unique_ptr<Simulation> sim_;
+    std::string workload_label_;
+    std::chrono::steady_clock::time_point run_start_;
+    double run_wall_s_ = 0;
+    RunResult result_;
+    bool has_result_ = false;
+    std::string report_;
+    std::vector<std::string> warnings_;
+    std::string message_;
+};
+
+} // namespace astrolabe::ui

@@ -1,0 +1,173 @@
+// The results panel: totals, the per-NPU breakdown as stacked bars, the collectives table, the timeline
+// and the run's warnings, one tab each.
+#include "core/trace/trace_types.h"
+#include "ui/ui.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+
+namespace astrolabe::ui {
+
+namespace {
+
+// Colours shared by the bars and their legend (and the timeline's compute/communication tracks).
+const ImU32 kCompute = IM_COL32(80, 160, 230, 255);
+const ImU32 kExposed = IM_COL32(235, 120, 60, 255);
+const ImU32 kMemory = IM_COL32(150, 110, 220, 255);
+const ImU32 kIdle = IM_COL32(110, 110, 110, 255);
+
+void legend(const char* label, ImU32 colour) {
+    ImVec2 p = ImGui::GetCursorScreenPos();
+    float h = ImGui::GetTextLineHeight();
+    ImGui::GetWindowDrawList()->AddRectFilled(p, ImVec2(p.x + h, p.y + h), colour);
+    ImGui::Dummy(ImVec2(h, h));
+    ImGui::SameLine();
+    ImGui::TextUnformatted(label);
+    ImGui::SameLine(0, 18);
+}
+
+void summary_tab(const App& app) {
+    const RunResult& r = *app.result();
+    const auto& npus = r.stats.npus;
+    ImGui::Text("total %s over %zu NPUs%s", format_ns(static_cast<double>(r.total_ns)).c_str(), npus.size(),
+                r.complete ? "" : "  (incomplete: some NPUs did not finish)");
+    ImGui::Text("%llu events, %llu network messages, %llu collectives",
+                static_cast<unsigned long long>(r.events), static_cast<unsigned long long>(r.messages),
+                static_cast<unsigned long long>(r.stats.collectives.size()));
+    legend("compute", kCompute);
+    legend("exposed communication", kExposed);
+    legend("memory", kMemory);
+    legend("idle", kIdle);
+    ImGui::NewLine();
+
+    // One bar per NPU, its length the NPU's finish time against the slowest; the segments are compute,
+    // exposed communication (finish minus compute, as ASTRA-sim counts it), remote memory and idle.
+    const float label_w = 70;
+    const float width = std::max(50.0f, ImGui::GetContentRegionAvail().x - label_w - 8);
+    const float row_h = ImGui::GetTextLineHeightWithSpacing();
+    const double total = static_cast<double>(std::max<TimeNs>(r.total_ns, 1));
+    ImGui::BeginChild("bars", ImVec2(0, 0));
+    ImGuiListClipper clip;
+    clip.Begin(static_cast<int>(npus.size()), row_h);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    while (clip.Step()) {
+        for (int i = clip.DisplayStart; i < clip.DisplayEnd; ++i) {
+            const NpuStats& s = npus[static_cast<size_t>(i)];
+            ImGui::Text("NPU %d", i);
+            ImGui::SameLine(label_w);
+            ImVec2 p = ImGui::GetCursorScreenPos();
+            double parts[] = {static_cast<double>(s.compute_ns), static_cast<double>(s.exposed_comm_ns()),
+                              static_cast<double>(s.memory_ns), static_cast<double>(s.idle_ns())};
+            const ImU32 colours[] = {kCompute, kExposed, kMemory, kIdle};
+            // Memory and idle overlap the other two in time; the bar shows them side by side, scaled so
+            // the whole bar is the NPU's finish time.
+            double sum = parts[0] + parts[1] + parts[2] + parts[3];
+            double scale = sum > 0 ? static_cast<double>(s.finish_ns) / sum : 0;
+            float x = p.x;
+            for (int k = 0; k < 4; ++k) {
+                float w = static_cast<float>(parts[k] * scale / total * width);
+                dl->AddRectFilled(ImVec2(x, p.y + 1), ImVec2(x + w, p.y + row_h - 2), colours[k]);
+                x += w;
+            }
+            ImGui::Dummy(ImVec2(width, row_h - ImGui::GetStyle().ItemSpacing.y));
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip(
+                    "NPU %d: finish %s\ncompute %s\nexposed communication %s\ncommunication "
+                    "(summed per node) %s\nmemory %s\nidle %s\nnodes %llu/%llu",
+                    i, format_ns(double(s.finish_ns)).c_str(), format_ns(double(s.compute_ns)).c_str(),
+                    format_ns(double(s.exposed_comm_ns())).c_str(), format_ns(double(s.comm_ns)).c_str(),
+                    format_ns(double(s.memory_ns)).c_str(), format_ns(double(s.idle_ns())).c_str(),
+                    static_cast<unsigned long long>(s.nodes_done), static_cast<unsigned long long>(s.nodes));
+        }
+    }
+    ImGui::EndChild();
+}
+
+void collectives_tab(const App& app) {
+    const auto& cs = app.result()->stats.collectives;
+    if (cs.empty()) {
+        ImGui::TextDisabled("this run has no collectives");
+        return;
+    }
+    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
+                                  ImGuiTableFlags_BordersOuter | ImGuiTableFlags_Resizable;
+    if (!ImGui::BeginTable("collectives", 7, flags)) return;
+    ImGui::TableSetupScrollFreeze(0, 1);
+    for (const char* h : {"#", "type", "bytes", "group", "NPUs", "start", "duration"})
+        ImGui::TableSetupColumn(h);
+    ImGui::TableHeadersRow();
+    ImGuiListClipper clip;
+    clip.Begin(static_cast<int>(cs.size()));
+    while (clip.Step()) {
+        for (int i = clip.DisplayStart; i < clip.DisplayEnd; ++i) {
+            const CollectiveRecord& c = cs[static_cast<size_t>(i)];
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::Text("%d", i);
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(trace::collective_type_name(c.type));
+            ImGui::TableNextColumn();
+            ImGui::Text("%llu", static_cast<unsigned long long>(c.bytes));
+            ImGui::TableNextColumn();
+            if (c.group_id == 0)
+                ImGui::TextUnformatted("all");
+            else
+                ImGui::Text("%u", c.group_id);
+            ImGui::TableNextColumn();
+            ImGui::Text("%u", c.npus);
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(format_ns(double(c.start_ns)).c_str());
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(format_ns(double(c.end_ns - c.start_ns)).c_str());
+        }
+    }
+    ImGui::EndTable();
+}
+
+void warnings_tab(const App& app) {
+    const RunResult& r = *app.result();
+    if (app.warnings().empty() && r.stats.notes.empty() && r.unreceived.empty() && r.stuck.empty())
+        ImGui::TextDisabled("no warnings");
+    for (const auto& w : app.warnings())
+        ImGui::TextWrapped("warning: %s", w.c_str());
+    for (const auto& n : r.stats.notes)
+        ImGui::TextWrapped("note (%llu x): %s", static_cast<unsigned long long>(n.second), n.first.c_str());
+    if (!r.unreceived.empty())
+        ImGui::TextWrapped("%zu message(s) were sent but never received", r.unreceived.size());
+    for (size_t i = 0; i < r.stuck.size() && i < 50; ++i)
+        ImGui::TextWrapped("stuck: NPU %u: %s", r.stuck[i].npu, r.stuck[i].what.c_str());
+}
+
+} // namespace
+
+void draw_results_panel(App& app, View& view) {
+    if (!app.result()) {
+        ImGui::TextDisabled(app.phase() == RunPhase::Running ? "running..."
+                                                             : "Run the scenario to see results here.");
+        return;
+    }
+    if (app.phase() == RunPhase::Cancelled)
+        ImGui::TextColored(ImVec4(1, 0.7f, 0.3f, 1), "cancelled: partial results");
+    if (ImGui::BeginTabBar("results")) {
+        if (ImGui::BeginTabItem("Summary")) {
+            summary_tab(app);
+            ImGui::EndTabItem();
+        }
+        if (ImGui::BeginTabItem("Collectives")) {
+            collectives_tab(app);
+            ImGui::EndTabItem();
+        }
+        if (ImGui::BeginTabItem("Timeline")) {
+            draw_timeline(app, view);
+            ImGui::EndTabItem();
+        }
+        if (ImGui::BeginTabItem("Warnings")) {
+            warnings_tab(app);
+            ImGui::EndTabItem();
+        }
+        ImGui::EndTabBar();
+    }
+}
+
+} // namespace astrolabe::ui

@@ -1,0 +1,56 @@
+// The ImGui front end: one window per panel at fixed places (so the browser tests know where to click),
+// drawn each frame over one ui::App.
+#pragma once
+
+#include "ui/app_state.h"
+
+#include <string>
+
+namespace astrolabe::ui {
+
+// What the page around the canvas does for the UI (implemented in wasm/ with the browser's APIs).
+class Platform {
+public:
+    virtual ~Platform() = default;
+    virtual void open_trace_files() = 0;   // a file picker for .et files; they arrive via App::load_traces
+    virtual void open_scenario_file() = 0; // a file picker for a scenario JSON
+    virtual void download(const std::string& file_name, const std::string& mime,
+                          const std::string& bytes) = 0;
+    // Puts the link in the address bar and the clipboard; returns the whole URL.
+    virtual std::string publish_share_link(const std::string& fragment) = 0;
+};
+
+// The timeline's records grouped per NPU and sorted by start, built once per run (not per frame).
+struct TimelineIndex {
+    const RunResult* built_for = nullptr;
+    uint64_t built_events = 0;
+    std::vector<std::vector<uint32_t>> rows; // per NPU: indices into RunResult::stats.timeline
+    std::vector<TimeNs> longest;             // per NPU: the longest record (bounds the search back)
+};
+
+// View state that is not part of the scenario or the run.
+struct View {
+    int sample = 0;
+    std::string share_url;
+    std::string share_error;
+    // Timeline: the visible window in ns; zero width = fit the whole run.
+    double tl_start = 0;
+    double tl_width = 0;
+    TimelineIndex timeline;
+    std::string json_text; // the scenario JSON editor's buffer
+    bool json_dirty = false;
+};
+
+void draw_app(App& app, View& view, Platform& platform);
+
+// Panels (one file each).
+void draw_scenario_panel(App& app, View& view, Platform& platform);
+void draw_run_panel(App& app, View& view, Platform& platform);
+void draw_results_panel(App& app, View& view);
+void draw_timeline(App& app, View& view);
+
+// Shared widgets.
+void show_problems(const std::vector<std::string>& problems); // red lines under a field
+std::string format_ns(double ns);                             // "1.25 ms", "337.76 us"
+
+} // namespace astrolabe::ui

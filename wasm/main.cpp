@@ -1,0 +1,79 @@
+// The browser app's entry: a GLFW window on the page's canvas (WebGL 2), Dear ImGui on top, and one
+// frame per animation frame. Each frame steps a running simulation for a slice of wall time first, so the
+// page stays responsive while long runs proceed.
+#include "wasm/host.h"
+
+#include <GLES3/gl3.h>
+#include <GLFW/glfw3.h>
+#include <emscripten/emscripten.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+
+#include <cstdio>
+
+namespace {
+
+GLFWwindow* g_window = nullptr;
+
+// The canvas follows the browser window (web/astrolabe.js sizes the element; this sizes its backing).
+// clang-format off
+EM_JS(int, js_canvas_width, (), { return window.innerWidth; });
+EM_JS(int, js_canvas_height, (), { return window.innerHeight; });
+// clang-format on
+
+// Simulation time per frame: enough to make progress, little enough to keep 30+ frames per second.
+constexpr double kStepBudgetMs = 12.0;
+
+void frame() {
+    int w = js_canvas_width(), h = js_canvas_height();
+    int cw = 0, ch = 0;
+    glfwGetWindowSize(g_window, &cw, &ch);
+    if (w > 0 && h > 0 && (w != cw || h != ch)) glfwSetWindowSize(g_window, w, h);
+
+    glfwPollEvents();
+    astrolabe::wasm::app().step(kStepBudgetMs);
+
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    ImGui::NewFrame();
+    astrolabe::ui::draw_app(astrolabe::wasm::app(), astrolabe::wasm::view(), astrolabe::wasm::platform());
+    ImGui::Render();
+
+    int fw = 0, fh = 0;
+    glfwGetFramebufferSize(g_window, &fw, &fh);
+    glViewport(0, 0, fw, fh);
+    glClearColor(0.10f, 0.11f, 0.13f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+}
+
+} // namespace
+
+int main() {
+    if (!glfwInit()) {
+        std::fprintf(stderr, "astrolabe: GLFW could not start\n");
+        return 1;
+    }
+    glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+    g_window = glfwCreateWindow(js_canvas_width(), js_canvas_height(), "Astrolabe", nullptr, nullptr);
+    if (!g_window) {
+        std::fprintf(stderr, "astrolabe: no WebGL 2 context (the page shows why)\n");
+        return 1;
+    }
+    glfwMakeContextCurrent(g_window);
+
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr; // layout is fixed; nothing to remember
+    ImGui::StyleColorsDark();
+    ImGui_ImplGlfw_InitForOpenGL(g_window, true);
+    ImGui_ImplOpenGL3_Init("#version 300 es");
+
+    astrolabe::wasm::app(); // lists the bundled samples now, before the first frame
+    emscripten_set_main_loop(frame, 0, false);
+    return 0;
+}

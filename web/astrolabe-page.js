@@ -1,0 +1,213 @@
+// The page's glue around the wasm app: file pickers, drag and drop, downloads, share links, and the
+// scripting API on window.astrolabe (docs/browser.md). Everything simulated happens in C++; this file only
+// moves bytes and strings across.
+'use strict';
+
+(function () {
+  const statusEl = document.getElementById('status');
+  const canvas = document.getElementById('canvas');
+  let statusTimer = null;
+
+  // A notice at the bottom of the page; errors stay until the next notice.
+  function showStatus(text, isError) {
+    statusEl.textContent = text;
+    statusEl.className = isError ? 'error' : '';
+    clearTimeout(statusTimer);
+    if (!isError && text) statusTimer = setTimeout(() => { statusEl.textContent = ''; }, 4000);
+  }
+
+  // Phases of ui::RunPhase, in its order.
+  const PHASES = ['idle', 'loading', 'running', 'done', 'failed', 'cancelled'];
+  // The largest file the page reads: wasm32 has 4 GiB in all, and a trace is decoded next to its bytes.
+  const MAX_FILE_BYTES = 1024 * 1024 * 1024;
+
+  let ready = false;
+  const cstr = (p) => Module.UTF8ToString(p);
+  function withCString(s, fn) {
+    const n = Module.lengthBytesUTF8(s) + 1;
+    const p = Module._malloc(n);
+    Module.stringToUTF8(s, p, n);
+    try { return fn(p); } finally { Module._free(p); }
+  }
+  function requireReady() {
+    if (!ready) throw new Error('astrolabe: the simulator is still loading');
+  }
+  function problems() { return cstr(Module._astro_problems()); }
+  function setMessage(text) { withCString(text, (p) => Module._astro_set_message(p)); }
+  // 0 loaded, 1 loaded with problems (listed in the scenario panel), 2 refused.
+  function loadResult(rc) {
+    const out = { ok: rc === 0, loaded: rc !== 2, problems: problems() };
+    if (rc === 2) showStatus(out.problems, true);
+    return out;
+  }
+
+  function loadScenarioText(text, source) {
+    return loadResult(withCString(text, (t) => withCString(source, (s) => Module._astro_load_scenario(t, s))));
+  }
+
+  // Opened or dropped files: one .json is a scenario; .et (or .gz) files are traces, one per NPU, ranked by
+  // the number in their names (P.0.et, P.1.et, ...).
+  async function loadFiles(files) {
+    files = Array.from(files);
+    if (files.length === 0) return null;
+    const tooBig = files.find((f) => f.size > MAX_FILE_BYTES);
+    if (tooBig) {
+      const msg = tooBig.name + ': ' + (tooBig.size / 2 ** 30).toFixed(1) +
+        ' GiB is more than the browser app can hold (1 GiB per file); use the astrolabe CLI for traces this large';
+      setMessage(msg);
+      showStatus(msg, true);
+      return { ok: false, loaded: false, problems: msg };
+    }
+    const json = files.filter((f) => f.name.toLowerCase().endsWith('.json'));
+    if (json.length > 0) {
+      if (files.length > 1) {
+        const msg = 'open one scenario .json on its own, or only .et trace files';
+        setMessage(msg);
+        showStatus(msg, true);
+        return { ok: false, loaded: false, problems: msg };
+      }
+      return loadScenarioText(await json[0].text(), json[0].name);
+    }
+    showStatus('reading ' + files.length + ' trace file(s)...');
+    try {
+      for (const f of files) {
+        const bytes = new Uint8Array(await f.arrayBuffer());
+        const p = Module._malloc(Math.max(1, bytes.length));
+        if (!p) throw new Error('out of memory reading ' + f.name);
+        Module.HEAPU8.set(bytes, p);
+        withCString(f.name, (n) => Module._astro_add_trace(n, p, bytes.length));
+        Module._free(p);
+      }
+    } catch (e) {
+      const msg = 'could not read the files: ' + e.message;
+      setMessage(msg);
+      showStatus(msg, true);
+      return { ok: false, loaded: false, problems: msg };
+    }
+    const r = loadResult(Module._astro_commit_traces());
+    if (r.loaded) showStatus('loaded ' + files.length + ' trace file(s)');
+    return r;
+  }
+
+  function shareUrlFor(fragment) {
+    return location.origin + location.pathname + location.search + '#' + fragment;
+  }
+
+  // Called from C++ (wasm/bridge.cpp) through window.astrolabeHost.
+  window.astrolabeHost = {
+    openTraceFiles() { document.getElementById('trace-files').click(); },
+    openScenarioFile() { document.getElementById('scenario-file').click(); },
+    download(name, mime, bytes) {
+      const url = URL.createObjectURL(new Blob([bytes], { type: mime }));
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = name;
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10000);
+    },
+    publishShareLink(fragment) {
+      const url = shareUrlFor(fragment);
+      history.replaceState(null, '', '#' + fragment);
+      if (navigator.clipboard) navigator.clipboard.writeText(url).catch(() => {});
+      showStatus('share link copied');
+      return url;
+    },
+  };
+
+  document.getElementById('trace-files').addEventListener('change', (e) => {
+    loadFiles(e.target.files).finally(() => { e.target.value = ''; });
+  });
+  document.getElementById('scenario-file').addEventListener('change', (e) => {
+    loadFiles(e.target.files).finally(() => { e.target.value = ''; });
+  });
+  window.addEventListener('dragover', (e) => { e.preventDefault(); document.body.classList.add('dropping'); });
+  window.addEventListener('dragleave', () => document.body.classList.remove('dropping'));
+  window.addEventListener('drop', (e) => {
+    e.preventDefault();
+    document.body.classList.remove('dropping');
+    if (ready) loadFiles(e.dataTransfer.files);
+  });
+
+  // A run driven from JS: steps in timer slices as well as in the UI's frames, so it also finishes in a
+  // hidden tab (where animation frames stop). Resolves with the report object.
+  function run() {
+    requireReady();
+    return new Promise((resolve, reject) => {
+      if (Module._astro_run_start() !== 0) {
+        reject(new Error(problems()));
+        return;
+      }
+      const tick = () => {
+        const phase = PHASES[Module._astro_step(25)];
+        if (phase === 'running') setTimeout(tick, 0);
+        else if (phase === 'done' || phase === 'cancelled') resolve(JSON.parse(cstr(Module._astro_report())));
+        else reject(new Error(problems()));
+      };
+      setTimeout(tick, 0);
+    });
+  }
+
+  function loadFromHash(autorun) {
+    if (!/(^#|&)s=/.test(location.hash)) return false;
+    const r = loadResult(withCString(location.href, (p) => Module._astro_load_link(p)));
+    if (r.loaded && autorun) run().catch((e) => showStatus(e.message, true));
+    return true;
+  }
+  // A link pasted into the address bar of an open app (history.replaceState, used by Share, fires no event).
+  window.addEventListener('hashchange', () => { if (ready) loadFromHash(true); });
+
+  // The scripting and testing API (docs/browser.md).
+  window.astrolabe = {
+    version: null, // set once the simulator is ready
+    ready: () => ready,
+    samples() { requireReady(); return cstr(Module._astro_samples()).split('\n').filter(Boolean); },
+    scenario() { requireReady(); return JSON.parse(cstr(Module._astro_scenario_json())); },
+    loadScenario(obj) {
+      requireReady();
+      return loadScenarioText(typeof obj === 'string' ? obj : JSON.stringify(obj), 'loadScenario');
+    },
+    loadSample(name) { requireReady(); return loadResult(withCString(name, (p) => Module._astro_load_sample(p))); },
+    loadLink(url) { requireReady(); return loadResult(withCString(url, (p) => Module._astro_load_link(p))); },
+    loadFiles(files) { requireReady(); return loadFiles(files); },
+    run,
+    cancel() { requireReady(); Module._astro_cancel(); },
+    report() { requireReady(); const t = cstr(Module._astro_report()); return t ? JSON.parse(t) : null; },
+    reportText() { requireReady(); return cstr(Module._astro_report()); }, // the exact bytes `run --report` writes
+    timeline() { requireReady(); const t = cstr(Module._astro_timeline()); return t ? JSON.parse(t) : null; },
+    problems() { requireReady(); return problems(); },
+    shareUrl() {
+      requireReady();
+      const fragment = cstr(Module._astro_share_fragment());
+      if (!fragment) throw new Error(problems());
+      return shareUrlFor(fragment);
+    },
+  };
+
+  window.Module = {
+    canvas,
+    print: (text) => console.log(text),
+    printErr: (text) => console.warn(text),
+    onRuntimeInitialized() {
+      ready = true;
+      window.astrolabe.version = cstr(Module._astro_version());
+      if (!loadFromHash(true)) {
+        const samples = window.astrolabe.samples();
+        if (samples.length > 0) window.astrolabe.loadSample(samples[0]);
+      }
+      showStatus('');
+      window.wasmReady = true;
+    },
+    onAbort(what) {
+      showStatus('The simulator stopped (' + what + '). Reload the page to start again; your scenario is in ' +
+        'the link if you shared it.', true);
+    },
+  };
+
+  // WebGL 2 is required; say so instead of showing a blank page.
+  if (!document.createElement('canvas').getContext('webgl2')) {
+    showStatus('This browser has no WebGL 2, which the Astrolabe app draws with. The astrolabe CLI runs the ' +
+      'same simulations.', true);
+  }
+})();
