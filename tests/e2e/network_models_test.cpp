@@ -7,7 +7,9 @@
 // - no NPU finishes earlier than in the congestion-unaware model, whose messages pay one bandwidth term at
 //   the first differing dimension's bandwidth and never wait (a link model's message is never cheaper).
 #include "core/config/config_parse.h"
+#include "core/generate/microbench.h"
 #include "core/session/session.h"
+#include "core/trace/trace_reader.h"
 #include "support/test_support.h"
 
 #include <catch2/catch.hpp>
@@ -91,4 +93,39 @@ TEST_CASE("congestion and flow models on multi-dimensional networks respect phys
             }
         }
     }
+}
+
+TEST_CASE("a direct all-reduce behind one switch port cannot beat the port's bandwidth",
+          "[e2e][network][congestion][flow]") {
+    // Issue 4's motivating case, at 64 NPUs: a 1 MiB direct all-reduce on one Switch (50 GB/s, 500 ns).
+    // Every NPU must push a reduce-scatter and an all-gather share, 2 * (N - 1) / N * 1 MiB, through its one
+    // uplink: at least 2 * 63/64 * 19531.25 = 38452 ns. The congestion-unaware model lets the 63 messages of
+    // a step pass each other and finishes below that; the congestion and flow models must not.
+    generate::MicrobenchParams p;
+    p.collective = trace::CollectiveType::AllReduce;
+    p.bytes = 1 << 20;
+    p.npus = 64;
+    const std::string bytes = trace::encode_trace(generate::microbench_trace(p, 0));
+    auto run_model = [&](NetworkModelKind model) {
+        SessionConfig cfg;
+        cfg.network = network_yaml("topology: [Switch]\nnpus_count: [64]\nbandwidth: [50]\nlatency: [500]\n");
+        cfg.system =
+            system_json(read_data("configs/sys_direct_d1_s4_a1_LIFO_ep10_mem1600_localBWAware.json"));
+        cfg.network_model = model;
+        MemoryTraceSource traces;
+        for (uint32_t r = 0; r < p.npus; ++r)
+            traces.add("ar." + std::to_string(r) + ".et", bytes);
+        std::vector<std::string> warnings;
+        auto sim = build_simulation(std::move(cfg), traces, warnings);
+        INFO(sim.status().message());
+        REQUIRE(sim.is_ok());
+        sim.value()->run_to_end();
+        RunResult r = sim.value()->result();
+        REQUIRE(r.complete);
+        return r.total_ns;
+    };
+    const double bound = 2.0 * 63.0 / 64.0 * 1048576.0 / (50.0 * 1073741824.0 / 1e9);
+    CHECK(static_cast<double>(run_model(NetworkModelKind::Analytical)) < bound);
+    CHECK(static_cast<double>(run_model(NetworkModelKind::Congestion)) >= bound);
+    CHECK(static_cast<double>(run_model(NetworkModelKind::Flow)) >= bound);
 }
