@@ -14,7 +14,7 @@ const char* kUsage =
     "\n"
     "usage:\n"
     "  astrolabe run --workload P --system S.json --network N.yml [--memory M.json] [--comm-groups G.json]\n"
-    "                [--network-model analytical] [--compute-model system|trace|roofline]\n"
+    "                [--network-model analytical|congestion|flow] [--compute-model system|trace|roofline]\n"
     "                [--report out.json] [--timeline out.trace.json] [--quiet]\n"
     "  astrolabe run --scenario scenario.json [--report ...]\n"
     "  astrolabe run --link 'URL#s=...' [--report ...]   a browser share link's scenario\n"

@@ -29,7 +29,7 @@ const std::vector<OptionSpec> kRunOptions = {
     {"comm-groups", true, "comm-group-configuration", "communicator groups JSON ({\"id\": [ranks]})"},
     {"scenario", true, nullptr, "one JSON file with workload, configs and models (docs/scenario.md)"},
     {"link", true, nullptr, "a share link from the browser (or `astrolabe share`): the scenario it holds"},
-    {"network-model", true, nullptr, "analytical (congestion: not built yet)"},
+    {"network-model", true, nullptr, "analytical | congestion | flow"},
     {"compute-model", true, nullptr, "system (roofline-enabled decides), trace or roofline"},
     {"ignore-ctrl-deps", false, nullptr,
      "treat ctrl_deps as call nesting, not ordering (PyTorch host traces)"},

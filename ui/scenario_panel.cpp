@@ -17,7 +17,7 @@ const char* kPolicies[] = {"LIFO", "FIFO", "EXPLICIT"};
 const char* kOptimizations[] = {"baseline", "localBWAware"};
 const char* kMemoryTypes[] = {"NO_MEMORY_EXPANSION", "PER_NODE_MEMORY_EXPANSION", "PER_NPU_MEMORY_EXPANSION",
                               "MEMORY_POOL"};
-const char* kNetworkModels[] = {"analytical", "congestion"};
+const char* kNetworkModels[] = {"analytical", "congestion", "flow"};
 const char* kComputeModels[] = {"system", "trace", "roofline", "systolic"};
 const char* kCollectiveKeys[] = {"all-reduce-implementation", "all-gather-implementation",
                                  "reduce-scatter-implementation", "all-to-all-implementation"};

@@ -4,8 +4,8 @@
 //   { "schema": "astrolabe.scenario/1",
 //     "workload": {"prefix": "path/P"} | {"sample": "name"} | {"traces": [{"name": "x.0.et", "base64":
 //     "..."}]} | {"generate": {"kind": "transformer", "<param>": value, ...}}, "network": { ASTRA-sim network
-//     keys }, "system": { ... }, "memory": { ... }, "comm_groups": {
-//     ... }, "network_model": "analytical", "compute_model": "system" | "trace" | "roofline" }
+//     keys }, "system": { ... }, "memory": { ... }, "comm_groups": { ... }, "network_model": "analytical" |
+//     "congestion" | "flow", "compute_model": "system" | "trace" | "roofline" }
 //
 // `memory` and `comm_groups` may be left out. Configs use exactly the keys of ASTRA-sim's files.
 #pragma once

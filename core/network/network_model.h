@@ -2,20 +2,36 @@
 //
 // The system layer only sees this interface, so the analytical model and the congestion-aware and flow
 // models plug in behind it. `send` starts the transfer at the current time; `on_delivered` runs (as an
-// engine event) when the last byte has arrived at `dst`.
+// engine event) when the last byte has arrived at `dst`. Models with explicit links also report per-link
+// traffic (`link_stats`); the analytical model has no links and reports none.
 #pragma once
 
+#include "core/base/time.h"
 #include "core/engine/callback.h"
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace astrolabe {
+
+// What one unidirectional link carried over a run.
+struct LinkStats {
+    uint32_t src = 0, dst = 0;      // device ids: NPUs 0..N-1, switches from N on
+    std::string src_name, dst_name; // "npu3", "switch0.1" (dimension 0, line 1)
+    uint32_t dim = 0;
+    uint64_t bytes = 0;
+    TimeNs busy_ns = 0;      // time spent serialising (congestion) or carrying at least one flow (flow)
+    uint64_t peak_queue = 0; // most chunks waiting behind the one on the wire (congestion); most flows (flow)
+};
 
 class NetworkModel {
 public:
     virtual ~NetworkModel() = default;
     virtual void send(uint32_t src, uint32_t dst, uint64_t bytes, const Callback& on_delivered) = 0;
     virtual const char* name() const = 0;
+    // Links that carried traffic, ordered by (src, dst); empty for models without links.
+    virtual std::vector<LinkStats> link_stats() const { return {}; }
     uint64_t messages() const { return messages_; }
     uint64_t bytes() const { return bytes_; }
 

@@ -59,7 +59,19 @@ std::string report_json(const RunResult& r, const ReportContext& ctx) {
         w.end_object();
     }
     w.end_array();
-    w.key("links").begin_array().end_array();
+    w.key("links").begin_array();
+    for (const auto& l : r.links) {
+        w.begin_object();
+        w.field("src", uint64_t(l.src)).field("dst", uint64_t(l.dst));
+        w.field("src_name", l.src_name).field("dst_name", l.dst_name);
+        w.field("dim", uint64_t(l.dim));
+        w.field("bytes", l.bytes);
+        w.field("busy_ns", l.busy_ns);
+        w.field("utilization", r.total_ns > 0 ? static_cast<double>(l.busy_ns) / double(r.total_ns) : 0.0);
+        w.field("peak_queue", l.peak_queue);
+        w.end_object();
+    }
+    w.end_array();
     w.key("network").begin_object();
     w.field("messages", r.messages);
     w.field("bytes", r.message_bytes);
@@ -130,6 +142,18 @@ std::string report_summary(const RunResult& r, const ReportContext& ctx) {
     }
     line("collectives: %zu, network messages: %llu (%llu bytes), events: %llu, wall: %.3f s",
          r.stats.collectives.size(), ull(r.messages), ull(r.message_bytes), ull(r.events), ctx.wall_s);
+    if (!r.links.empty()) {
+        // The busiest link (first in report order on a tie): where to look for the bottleneck.
+        const LinkStats* hot = &r.links.front();
+        for (const auto& l : r.links)
+            if (l.busy_ns > hot->busy_ns) hot = &l;
+        line("links used: %zu; busiest %s -> %s (dimension %u): busy %.1f%% of the run, %llu bytes, peak "
+             "queue "
+             "%llu",
+             r.links.size(), hot->src_name.c_str(), hot->dst_name.c_str(), hot->dim,
+             r.total_ns ? 100.0 * double(hot->busy_ns) / double(r.total_ns) : 0.0, ull(hot->bytes),
+             ull(hot->peak_queue));
+    }
     for (const auto& [msg, count] : r.stats.notes)
         line("note (%llux): %s", ull(count), msg.c_str());
     if (!r.unreceived.empty()) {

@@ -7,7 +7,7 @@ namespace astrolabe {
 Status set_models(const std::string& network_model, const std::string& compute_model, SessionConfig& cfg) {
     Status problems;
     if (!parse_network_model(network_model, cfg.network_model))
-        problems.add("network_model: '" + network_model + "'; analytical or congestion was expected");
+        problems.add("network_model: '" + network_model + "'; analytical, congestion or flow was expected");
     if (compute_model == "systolic")
         problems.add("compute_model: the systolic-array model is not built yet; use trace or roofline");
     else if (!parse_compute_model(compute_model, cfg.compute_model))

@@ -130,3 +130,35 @@ TEST_CASE("report summary and timeline", "[report]") {
     CHECK(complete_events == 8);  // 4 NPUs x (compute + all-reduce)
     CHECK(first_comp_dur == 3.0); // NPU 2 computes 3 us
 }
+
+TEST_CASE("report JSON: per-link statistics of the congestion model", "[report][congestion]") {
+    // The staggered 4-ring all-reduce on the congestion model. The ring algorithm sends 2(N-1) = 6
+    // messages of 256 KiB / 4 = 64 KiB per NPU, each to a ring neighbour (one hop), so 4 links carry
+    // 6 * 65536 = 393216 bytes each, and each is busy 6 * floor(65536 / 107.3741824 B/ns) = 6 * 610 = 3660
+    // ns. All link bytes add up to the network's bytes (every message is one hop).
+    SessionConfig cfg = four_ring();
+    cfg.network_model = NetworkModelKind::Congestion;
+    RunResult r = test::run(cfg, staggered());
+    REQUIRE(r.complete);
+    ReportContext ctx = context();
+    ctx.network_model = "congestion";
+    json j = json::parse(report_json(r, ctx));
+    const json& links = j.at("links");
+    REQUIRE(links.size() == 4);
+    uint64_t bytes = 0;
+    for (const json& l : links) {
+        CHECK(l.at("dim") == 0);
+        CHECK(l.at("bytes") == 393216);
+        CHECK(l.at("busy_ns") == 3660);
+        CHECK(l.at("utilization").get<double>() ==
+              Approx(3660.0 / static_cast<double>(r.total_ns)).epsilon(1e-5));
+        CHECK(l.at("src_name") == "npu" + std::to_string(l.at("src").get<uint64_t>()));
+        CHECK(l.at("peak_queue").is_number_unsigned()); // chunks that waited: timing-dependent here
+        bytes += l.at("bytes").get<uint64_t>();
+    }
+    CHECK(bytes == j.at("network").at("bytes").get<uint64_t>());
+    // Ordered by (src, dst).
+    for (size_t i = 1; i < links.size(); ++i)
+        CHECK(links[i - 1].at("src").get<uint64_t>() < links[i].at("src").get<uint64_t>());
+    CHECK_THAT(report_summary(r, ctx), Contains("links used: 4; busiest npu0 -> "));
+}

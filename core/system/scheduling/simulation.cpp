@@ -2,6 +2,8 @@
 
 #include "core/config/config_parse.h"
 #include "core/network/analytical_network.h"
+#include "core/network/congestion_network.h"
+#include "core/network/flow_network.h"
 #include "core/network/topology.h"
 #include "core/system/collectives/phase_plan.h"
 
@@ -11,7 +13,15 @@
 namespace astrolabe {
 
 const char* network_model_name(NetworkModelKind k) {
-    return k == NetworkModelKind::Analytical ? "analytical" : "congestion";
+    switch (k) {
+    case NetworkModelKind::Analytical:
+        return "analytical";
+    case NetworkModelKind::Congestion:
+        return "congestion";
+    case NetworkModelKind::Flow:
+        return "flow";
+    }
+    return "?";
 }
 
 const char* compute_model_name(ComputeModelKind k) {
@@ -31,6 +41,8 @@ bool parse_network_model(const std::string& s, NetworkModelKind& out) {
         out = NetworkModelKind::Analytical;
     else if (s == "congestion")
         out = NetworkModelKind::Congestion;
+    else if (s == "flow")
+        out = NetworkModelKind::Flow;
     else
         return false;
     return true;
@@ -191,9 +203,6 @@ Result<std::unique_ptr<Simulation>> Simulation::create(SimulationInput input,
     if (input.graphs.size() != npus)
         problems.add("workload: " + std::to_string(input.graphs.size()) + " trace(s) for a network of " +
                      std::to_string(npus) + " NPUs; one trace per NPU was expected");
-    if (input.network_model != NetworkModelKind::Analytical)
-        problems.add(std::string("network model '") + network_model_name(input.network_model) +
-                     "' is not built yet; use --network-model analytical");
     bool roofline = uses_roofline(input.compute_model, input.system);
     if (roofline && (input.system.peak_perf_tflops <= 0 || input.system.local_mem_bw_gbps <= 0))
         problems.add(
@@ -223,7 +232,17 @@ Result<std::unique_ptr<Simulation>> Simulation::create(SimulationInput input,
     p.net_topology = std::make_unique<NetworkTopology>(in.network);
     p.topology = make_logical_topology(*p.net_topology);
     p.buckets = std::make_unique<NpuBuckets>(p.engine, n);
-    p.network = std::make_unique<AnalyticalNetwork>(*p.net_topology, p.engine);
+    switch (in.network_model) {
+    case NetworkModelKind::Analytical:
+        p.network = std::make_unique<AnalyticalNetwork>(*p.net_topology, p.engine);
+        break;
+    case NetworkModelKind::Congestion:
+        p.network = std::make_unique<CongestionNetwork>(*p.net_topology, p.engine);
+        break;
+    case NetworkModelKind::Flow:
+        p.network = std::make_unique<FlowNetwork>(*p.net_topology, p.engine);
+        break;
+    }
     p.matcher = std::make_unique<P2PMatcher>(p.engine, *p.network);
     if (in.memory.type != config::MemoryType::NoExpansion)
         p.memory = std::make_unique<RemoteMemory>(in.memory, *p.buckets, n);
@@ -276,6 +295,7 @@ RunResult Simulation::result() const {
     r.messages = parts_->network->messages();
     r.message_bytes = parts_->network->bytes();
     r.complete = parts_->executor->all_finished();
+    r.links = parts_->network->link_stats();
     for (const auto& m : parts_->matcher->unmatched())
         if (m.send_posted && !m.recv_posted && m.key.space == MessageSpace::Workload)
             r.unreceived.push_back(m);

@@ -17,7 +17,7 @@
 
 namespace astrolabe {
 
-enum class NetworkModelKind : uint8_t { Analytical, Congestion };
+enum class NetworkModelKind : uint8_t { Analytical, Congestion, Flow };
 enum class ComputeModelKind : uint8_t { FromSystem, Trace, Roofline };
 const char* network_model_name(NetworkModelKind k);
 const char* compute_model_name(ComputeModelKind k);
@@ -49,6 +49,7 @@ struct RunResult {
     // Workload messages that were sent (and delivered) but never received. ASTRA-sim lets a send complete
     // without its receive, and so do we, but the user should hear about it.
     std::vector<UnmatchedMessage> unreceived;
+    std::vector<LinkStats> links; // per-link traffic (congestion and flow models; empty for analytical)
 };
 
 // The config::CollectiveKind whose algorithms run `t`, or -1 (BROADCAST is replayed).

@@ -1,0 +1,108 @@
+#include "core/network/congestion_network.h"
+
+#include "core/base/assert.h"
+
+namespace astrolabe {
+
+CongestionNetwork::CongestionNetwork(const NetworkTopology& topo, Engine& engine)
+    : links_(topo), engine_(engine) {
+    for (size_t d = 0; d < topo.dims(); ++d) {
+        bytes_per_ns_.push_back(topo.bytes_per_ns(d));
+        latency_ns_.push_back(topo.dim(d).latency_ns);
+    }
+    grow_links();
+}
+
+void CongestionNetwork::grow_links() {
+    // FullyConnected links appear on first use; their state follows.
+    state_.resize(links_.links());
+    counters_.resize(links_.links());
+}
+
+void CongestionNetwork::send(uint32_t src, uint32_t dst, uint64_t bytes, const Callback& on_delivered) {
+    count(bytes);
+    if (src == dst) {
+        // Nothing to cross. ASTRA-sim has no route for this (its assertion); we deliver in the same ns.
+        engine_.schedule_in(0, on_delivered);
+        return;
+    }
+    uint32_t c;
+    if (free_chunks_.empty()) {
+        c = static_cast<uint32_t>(chunks_.size());
+        chunks_.emplace_back();
+    } else {
+        c = free_chunks_.back();
+        free_chunks_.pop_back();
+    }
+    Chunk& ch = chunks_[c];
+    ch.pos = {src, -1};
+    ch.dst = dst;
+    ch.next = kNone;
+    ch.bytes = bytes;
+    ch.on_delivered = on_delivered;
+    forward(c);
+}
+
+void CongestionNetwork::forward(uint32_t c) {
+    Chunk& ch = chunks_[c];
+    RoutePosition after;
+    uint32_t l = links_.next_hop(ch.pos, ch.dst, after);
+    if (l >= state_.size()) grow_links();
+    ch.pos = after;
+    Link& link = state_[l];
+    if (!link.busy) {
+        transmit(l, c);
+        return;
+    }
+    ch.next = kNone;
+    if (link.tail == kNone)
+        link.head = c;
+    else
+        chunks_[link.tail].next = c;
+    link.tail = c;
+    ++link.waiting;
+    if (link.waiting > counters_[l].peak_queue) counters_[l].peak_queue = link.waiting;
+}
+
+void CongestionNetwork::transmit(uint32_t l, uint32_t c) {
+    Link& link = state_[l];
+    SIM_ASSERT(!link.busy, "a chunk was put on a busy link");
+    link.busy = true;
+    const Chunk& ch = chunks_[c];
+    size_t d = links_.link(l).dim;
+    double ser = static_cast<double>(ch.bytes) / bytes_per_ns_[d];
+    auto ser_ns = static_cast<TimeNs>(ser);
+    auto arrive_ns = static_cast<TimeNs>(latency_ns_[d] + ser);
+    counters_[l].bytes += ch.bytes;
+    counters_[l].busy_ns += ser_ns;
+    // Arrival first, then the link's release: ASTRA-sim's order for events of equal time.
+    engine_.schedule_in(arrive_ns, Callback{this, kArrive, c});
+    engine_.schedule_in(ser_ns, Callback{this, kLinkFree, l});
+}
+
+void CongestionNetwork::on_event(uint32_t kind, uint64_t arg) {
+    auto i = static_cast<uint32_t>(arg);
+    if (kind == kLinkFree) {
+        Link& link = state_[i];
+        link.busy = false;
+        if (link.head != kNone) {
+            uint32_t c = link.head;
+            link.head = chunks_[c].next;
+            if (link.head == kNone) link.tail = kNone;
+            --link.waiting;
+            transmit(i, c);
+        }
+        return;
+    }
+    SIM_ASSERT(kind == kArrive, "unknown congestion-network event");
+    Chunk& ch = chunks_[i];
+    if (!LinkTopology::arrived(ch.pos, ch.dst)) {
+        forward(i);
+        return;
+    }
+    Callback cb = ch.on_delivered;
+    free_chunks_.push_back(i);
+    cb.invoke();
+}
+
+} // namespace astrolabe
