@@ -20,6 +20,7 @@ const char* kUsage =
     "  astrolabe inspect P [--json]          what a trace set holds\n"
     "  astrolabe generate microbench --collective all_reduce --size 1MiB --npus N -o P\n"
     "  astrolabe convert IN OUT              .et <-> .json (Chakra's JSON form)\n"
+    "  astrolabe compute --model systolic --array RxC --dataflow os|ws|is --gemm M,N,K [--json]\n"
     "\n"
     "`astrolabe <command> --help` lists a command's options. Exit codes: 0 ok, 2 bad input (including runs "
     "that cannot complete).\n";
@@ -43,6 +44,7 @@ int main(int argc, char** argv) {
         if (cmd == "inspect") return astrolabe::cli::inspect_command(args);
         if (cmd == "convert") return astrolabe::cli::convert_command(args);
         if (cmd == "generate") return astrolabe::cli::generate_command(args);
+        if (cmd == "compute") return astrolabe::cli::compute_command(args);
     } catch (const std::bad_alloc&) {
         std::fputs("error: out of memory\n", stderr);
         return 2;

@@ -26,7 +26,10 @@ const std::vector<OptionSpec> kRunOptions = {
     {"comm-groups", true, "comm-group-configuration", "communicator groups JSON ({\"id\": [ranks]})"},
     {"scenario", true, nullptr, "one JSON file with workload, configs and models (docs/scenario.md)"},
     {"network-model", true, nullptr, "analytical (congestion: not built yet)"},
-    {"compute-model", true, nullptr, "system (roofline-enabled decides), trace or roofline"},
+    {"compute-model", true, nullptr, "system (roofline-enabled decides), trace, roofline or systolic"},
+    {"systolic-array", true, nullptr, "systolic model: RxC array of MAC units (default 128x128)"},
+    {"systolic-dataflow", true, nullptr, "systolic model: os, ws or is (default ws)"},
+    {"systolic-clock-ghz", true, nullptr, "systolic model: array clock in GHz (default 1)"},
     {"ignore-ctrl-deps", false, nullptr,
      "treat ctrl_deps as call nesting, not ordering (PyTorch host traces)"},
     {"report", true, nullptr, "write the JSON report (docs/report.md) here"},
@@ -124,6 +127,7 @@ int run_command(const std::vector<std::string>& argv) {
         cfg.groups = std::move(s.groups);
         if (!a.has("network-model")) network_model = s.network_model;
         if (!a.has("compute-model")) compute_model = s.compute_model;
+        cfg.systolic = s.systolic;
         if (s.workload_kind == config::Scenario::WorkloadKind::Embedded) {
             auto mem = std::make_unique<MemoryTraceSource>();
             for (auto& t : s.traces)
@@ -152,10 +156,32 @@ int run_command(const std::vector<std::string>& argv) {
     }
     if (!parse_network_model(network_model, cfg.network_model))
         return fail("--network-model: '" + network_model + "'; analytical or congestion was expected");
-    if (compute_model == "systolic")
-        return fail("--compute-model: the systolic-array model is not built yet; use trace or roofline");
     if (!parse_compute_model(compute_model, cfg.compute_model))
-        return fail("--compute-model: '" + compute_model + "'; system, trace or roofline was expected");
+        return fail("--compute-model: '" + compute_model +
+                    "'; system, trace, roofline or systolic was expected");
+    {
+        Status problems;
+        if (a.has("systolic-array") &&
+            !parse_array_size(a.get("systolic-array"), cfg.systolic.rows, cfg.systolic.cols))
+            problems.add("--systolic-array: '" + a.get("systolic-array") +
+                         "'; RxC with whole numbers 1..65536 (e.g. 128x128) was expected");
+        if (a.has("systolic-dataflow")) {
+            cfg.systolic.dataflow = a.get("systolic-dataflow");
+            if (cfg.systolic.dataflow != "os" && cfg.systolic.dataflow != "ws" &&
+                cfg.systolic.dataflow != "is")
+                problems.add("--systolic-dataflow: '" + cfg.systolic.dataflow +
+                             "'; os, ws or is was expected");
+        }
+        if (a.has("systolic-clock-ghz") &&
+            !parse_clock_ghz(a.get("systolic-clock-ghz"), cfg.systolic.clock_ghz))
+            problems.add("--systolic-clock-ghz: '" + a.get("systolic-clock-ghz") +
+                         "'; a positive number of GHz was expected");
+        if (!problems.is_ok()) return fail(problems.message());
+        bool systolic_flags =
+            a.has("systolic-array") || a.has("systolic-dataflow") || a.has("systolic-clock-ghz");
+        if (systolic_flags && cfg.compute_model != ComputeModelKind::Systolic)
+            return fail("--systolic-*: these options need --compute-model systolic");
+    }
     cfg.keep_timeline = a.has("timeline");
     cfg.keep_names = a.has("timeline");
     cfg.ignore_ctrl_deps = a.has("ignore-ctrl-deps");
@@ -194,7 +220,7 @@ int run_command(const std::vector<std::string>& argv) {
     ReportContext ctx;
     ctx.workload = workload_label;
     ctx.network_model = network_model_name(sim.input().network_model);
-    ctx.compute_model = sim.roofline() ? "roofline" : "trace";
+    ctx.compute_model = sim.compute_model_label();
     ctx.wall_s = std::chrono::duration<double>(end - run_start).count();
 
     int rc = 0;

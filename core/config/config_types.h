@@ -57,6 +57,15 @@ constexpr int kCollectiveKinds = 4;
 const char* implementation_key(int kind);
 const char* custom_implementation_key(int kind);
 
+// Astrolabe's extension for heterogeneous and straggling NPUs (system key `npu-overrides`): the NPUs listed
+// get their own compute and memory figures; everything left out keeps the system-wide value.
+struct NpuOverride {
+    std::vector<uint32_t> npus;   // ranks, as listed ("npus": [..] or "npus": "a-b")
+    double peak_perf_tflops = 0;  // roofline peak; 0 = the system's peak-perf
+    double local_mem_bw_gbps = 0; // roofline memory bandwidth; 0 = the system's local-mem-bw
+    double compute_slowdown = 1;  // every GPU compute node of these NPUs takes this many times longer
+};
+
 struct SystemConfig {
     SchedulingPolicy scheduling_policy = SchedulingPolicy::LIFO;
     uint32_t endpoint_delay_ns = 10; // per packet a collective handles
@@ -72,7 +81,16 @@ struct SystemConfig {
     bool roofline_enabled = false;
     double peak_perf_tflops = 0;
     bool replay_only = false;
-    std::vector<std::string> warnings; // unknown keys and keys that have no effect, one line each
+    std::vector<NpuOverride> npu_overrides; // in file order; a later entry wins for an NPU listed twice
+    std::vector<std::string> warnings;      // unknown keys and keys that have no effect, one line each
+};
+
+// [SECTION] systolic array (the `systolic` compute model; core/compute/systolic.h)
+struct SystolicConfig {
+    uint32_t rows = 128;
+    uint32_t cols = 128;
+    std::string dataflow = "ws"; // os, ws or is
+    double clock_ghz = 1.0;
 };
 
 // [SECTION] remote memory

@@ -4,7 +4,10 @@
 //   { "schema": "astrolabe.scenario/1",
 //     "workload": {"prefix": "path/P"} | {"sample": "name"} | {"traces": [{"name": "x.0.et", "base64":
 //     "..."}]}, "network": { ASTRA-sim network keys }, "system": { ... }, "memory": { ... }, "comm_groups": {
-//     ... }, "network_model": "analytical", "compute_model": "system" | "trace" | "roofline" }
+//     ... }, "network_model": "analytical",
+//     "compute_model": "system" | "trace" | "roofline" | "systolic"
+//                    | {"model": "systolic", "array_rows": 128, "array_cols": 128, "dataflow": "ws",
+//                       "clock_ghz": 1.0} }
 //
 // `memory` and `comm_groups` may be left out. Configs use exactly the keys of ASTRA-sim's files.
 #pragma once
@@ -29,6 +32,7 @@ struct Scenario {
     CommGroups groups;
     std::string network_model = "analytical";
     std::string compute_model = "system";
+    SystolicConfig systolic; // the array when compute_model is "systolic"
 };
 
 Result<Scenario> parse_scenario_json(std::string_view text, const std::string& source);
