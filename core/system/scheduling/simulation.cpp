@@ -259,12 +259,12 @@ Result<std::unique_ptr<Simulation>> Simulation::create(SimulationInput input,
     if (systolic) {
         opt.systolic = true;
         opt.array = SystolicArray{in.systolic.rows, in.systolic.cols, dataflow, in.systolic.clock_ghz};
-        // Nodes without a GEMM shape fall back to the roofline: the system's peak-perf, else the array's own
-        // peak (2 operations per MAC per cycle); local-mem-bw when given, else no memory roof.
+        // Nodes without a GEMM shape fall back to the roofline of the same array: its peak is 2 operations
+        // (a MAC) per PE per cycle, so the array size and clock move every compute node, not only GEMMs.
+        // The memory roof is local-mem-bw when given, else none. (peak-perf describes another NPU; an
+        // npu-overrides entry may still set a per-NPU peak.)
         double array_tflops = 2.0 * in.systolic.rows * in.systolic.cols * in.systolic.clock_ghz / 1000.0;
-        opt.fallback_params =
-            RooflineParams{in.system.peak_perf_tflops > 0 ? in.system.peak_perf_tflops : array_tflops,
-                           in.system.local_mem_bw_gbps};
+        opt.fallback_params = RooflineParams{array_tflops, in.system.local_mem_bw_gbps};
     }
     if (!in.system.npu_overrides.empty()) {
         NpuProfile base{opt.roofline_params, opt.fallback_params, 1.0};
