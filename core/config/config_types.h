@@ -97,8 +97,15 @@ struct SystolicConfig {
 enum class MemoryType : uint8_t { NoExpansion, PerNodeExpansion, PerNpuExpansion, Pool };
 const char* memory_type_name(MemoryType t);
 
+// How a shared remote memory (per node or pool) serves concurrent accesses.
+//   Fifo: ASTRA-sim's model, one access at a time, first come first served (latency included).
+//   Fair: Astrolabe's option `bandwidth-sharing: "fair"`: every access in flight gets an equal share of
+//         the bandwidth, and the latency is a fixed delay that overlaps with the others.
+enum class MemorySharing : uint8_t { Fifo, Fair };
+
 struct MemoryConfig {
     MemoryType type = MemoryType::NoExpansion;
+    MemorySharing sharing = MemorySharing::Fifo;
     uint64_t latency_ns = 0;
     uint64_t bandwidth_gbps = 0; // GB/s, 1 GB = 10^9 bytes; an integer, as ASTRA-sim reads it
     uint32_t num_nodes = 1;
