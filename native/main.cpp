@@ -14,7 +14,7 @@ const char* kUsage =
     "\n"
     "usage:\n"
     "  astrolabe run --workload P --system S.json --network N.yml [--memory M.json] [--comm-groups G.json]\n"
-    "                [--network-model analytical] [--compute-model system|trace|roofline]\n"
+    "                [--network-model analytical] [--compute-model system|trace|roofline|systolic]\n"
     "                [--report out.json] [--timeline out.trace.json] [--quiet]\n"
     "  astrolabe run --scenario scenario.json [--report ...]\n"
     "  astrolabe inspect P [--json]          what a trace set holds\n"
