@@ -57,6 +57,9 @@ std::string report_json(const RunResult& r, const ReportContext& ctx) {
             w.field("ns", s.systolic_ns);
             w.field("cycles", s.systolic_cycles);
             w.field("utilization_pct", systolic_utilization(s, r.stats.systolic_pes));
+            w.field("mapping_efficiency_pct", s.systolic_cycles ? 100.0 * s.systolic_mapped_cycles /
+                                                                      static_cast<double>(s.systolic_cycles)
+                                                                : 0.0);
             w.end_object();
         }
         w.end_object();

@@ -84,9 +84,10 @@ TEST_CASE("systolic run: nodes without a shape fall back and are counted", "[sys
         ctx.compute_model = "systolic";
         std::string json = report_json(r, ctx);
         CHECK_THAT(
-            json, Contains("\"systolic\": {\n        \"nodes\": 1,\n        \"roofline_fallback_nodes\": 1,\n"
-                           "        \"replayed_nodes\": 1,\n        \"ns\": 504,\n        \"cycles\": 504,\n"
-                           "        \"utilization_pct\": 50.793651\n"));
+            json,
+            Contains("\"systolic\": {\n        \"nodes\": 1,\n        \"roofline_fallback_nodes\": 1,\n"
+                     "        \"replayed_nodes\": 1,\n        \"ns\": 504,\n        \"cycles\": 504,\n"
+                     "        \"utilization_pct\": 50.793651,\n        \"mapping_efficiency_pct\": 100\n"));
     }
     SECTION("with local-mem-bw the fallback has a memory roof: 1000 B at 1 GB/s bounds 2048000 ops to 1 us") {
         // intensity 2048 op/B * 1e9 B/s = 2.048e12 op/s, equal to the peak: 1000 ns either way; at 0.5 GB/s

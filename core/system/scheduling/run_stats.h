@@ -22,6 +22,7 @@ struct NpuStats {
     TimeNs systolic_ns = 0;               // compute nodes run on the array
     uint64_t systolic_cycles = 0;         // array cycles they took (counts, not SCALE-Sim's last index)
     double systolic_macs = 0;             // multiply-accumulates they did
+    double systolic_mapped_cycles = 0;    // sum of cycles x mapping efficiency (a fraction)
     uint64_t systolic_nodes = 0;          // compute nodes with a GEMM shape
     uint64_t roofline_fallback_nodes = 0; // without a shape, timed by the roofline (num_ops, tensor_size)
     uint64_t replayed_nodes = 0;          // with neither, replayed from duration_micros

@@ -180,6 +180,7 @@ TimeNs WorkloadExecutor::compute_time(uint32_t npu, const GraphNode& n, bool& sk
             st.systolic_ns += t;
             st.systolic_cycles += r.cycles;
             st.systolic_macs += r.macs;
+            st.systolic_mapped_cycles += static_cast<double>(r.cycles) * r.mapping_efficiency_pct / 100.0;
             ++st.systolic_nodes;
         } else if (n.has(kHasNumOps) && n.has(kHasTensorSize) && n.num_ops > 0 && n.bytes > 0) {
             t = roofline(profile ? profile->fallback : options_.fallback_params);
