@@ -118,15 +118,30 @@ TEST_CASE("systolic run: PyTorch matmul operators give their shapes", "[systolic
         REQUIRE_FALSE(warnings.empty());
         CHECK_THAT(warnings[0], Contains("run on the systolic array as NPU work"));
     }
-    SECTION("with kernel nodes, the host node stays host work and is not counted twice") {
+    SECTION("with kernel nodes, the kernel a matmul launches (its ctrl_deps child) takes the GEMM") {
+        // The host aten::mm stays host work (7 us replayed on the CPU slot); its kernel, named after itself
+        // with no shapes, runs the 64^3 GEMM on the array (504 ns) after it. The other kernel has no
+        // launching matmul and is replayed (3 us). The matmul is counted once.
         test::TraceBuilder t;
         trace::Node& mm = t.cpu(1, 7);
         mm.name = "aten::mm";
         mm.inputs.shapes = "[[64, 64], [64, 64]]";
-        t.comp(2, 3, {1}); // the kernel: named after itself, no shapes -> replayed 3 us
+        t.comp(2, 9).ctrl_deps = {1}; // ampere_sgemm_...: its 9 us measured time is not used
+        t.comp(3, 3, {2});
+        RunResult r = test::run(systolic_config(32, 32, "os"), test::same_on_all(t, 2));
+        CHECK(r.stats.npus[0].finish_ns == 7000 + 504 + 3000);
+        CHECK(r.stats.npus[0].cpu_ns == 7000);
+        CHECK(r.stats.npus[0].systolic_nodes == 1);
+        CHECK(r.stats.npus[0].replayed_nodes == 1);
+    }
+    SECTION("with kernel nodes, a matmul that launched none stays host work and is not counted") {
+        test::TraceBuilder t;
+        trace::Node& mm = t.cpu(1, 7);
+        mm.name = "aten::mm";
+        mm.inputs.shapes = "[[64, 64], [64, 64]]";
+        t.comp(2, 3, {1}); // a data dependency only: not launched by the matmul
         RunResult r = test::run(systolic_config(32, 32, "os"), test::same_on_all(t, 2));
         CHECK(r.stats.npus[0].finish_ns == 7000 + 3000);
-        CHECK(r.stats.npus[0].cpu_ns == 7000);
         CHECK(r.stats.npus[0].systolic_nodes == 0);
         CHECK(r.stats.npus[0].replayed_nodes == 1);
     }

@@ -224,7 +224,11 @@ void GraphBuilder::read_gemm(const trace::Node& n, GraphNode& g, uint32_t index)
         gemm = gemm_from_op(n.name, n.inputs.shapes);
         if (!gemm) ++unread_matmuls_;
     }
-    if (!gemm) return;
+    if (!gemm) {
+        // A kernel without a shape may take its launching operator's (finish()).
+        if (!n.is_cpu_op && !n.ctrl_deps.empty()) kernel_parents_.emplace_back(index, n.ctrl_deps.front());
+        return;
+    }
     g.tag = static_cast<uint32_t>(g_.gemms.size() + 1);
     g_.gemms.push_back(*gemm);
     if (n.is_cpu_op) host_gemms_.push_back(index);
@@ -248,25 +252,15 @@ Result<WorkloadGraph> GraphBuilder::finish(std::vector<std::string>& warnings) {
         warnings.push_back(source_ + ": " + std::to_string(unread_matmuls_) +
                            " matrix-multiply operator(s) have input shapes that give no GEMM; they fall back "
                            "from the systolic model");
-    if (!host_gemms_.empty()) {
-        // A host-only PyTorch trace holds the aten operators and no kernels: the matmul's NPU work exists
-        // only as the host node, so the array runs it (on the NPU compute slot). When the trace has kernels,
-        // the host node is only the launch: it stays host work and its kernel (named after the kernel, with
-        // no shapes) falls back, so the matmul is not counted twice.
-        for (uint32_t i : host_gemms_) {
-            if (gpu_compute_ == 0)
-                g_.nodes[i].flags = static_cast<uint8_t>(g_.nodes[i].flags & ~kCpuOp);
-            else
-                g_.nodes[i].tag = 0;
-        }
-        warnings.push_back(
-            source_ + ": " + std::to_string(host_gemms_.size()) +
-            (gpu_compute_ == 0
-                 ? " matrix-multiply host operator(s) (is_cpu_op) run on the systolic array as NPU work: the "
-                   "trace has no kernel nodes"
-                 : " matrix-multiply host operator(s) (is_cpu_op) stay host work; the trace has kernel "
-                   "nodes, "
-                   "which carry no shapes and fall back"));
+    // A host-only PyTorch trace holds the aten operators and no kernels: the matmul's NPU work exists only
+    // as the host node, so the array runs it (on the NPU compute slot). With kernels, see
+    // hand_gemms_to_kernels below.
+    if (!host_gemms_.empty() && gpu_compute_ == 0) {
+        for (uint32_t i : host_gemms_)
+            g_.nodes[i].flags = static_cast<uint8_t>(g_.nodes[i].flags & ~kCpuOp);
+        warnings.push_back(source_ + ": " + std::to_string(host_gemms_.size()) +
+                           " matrix-multiply host operator(s) (is_cpu_op) run on the systolic array as NPU "
+                           "work: the trace has no kernel nodes");
     }
     // Order by id. `order[k]` is the arrival index of the k-th smallest id; `where[i]` the inverse.
     std::vector<uint32_t> order(n);
@@ -297,6 +291,30 @@ Result<WorkloadGraph> GraphBuilder::finish(std::vector<std::string>& warnings) {
                                    [](const GraphNode& a, uint64_t v) { return a.id < v; });
         return (it != out.nodes.end() && it->id == id) ? it - out.nodes.begin() : -1;
     };
+    if (!host_gemms_.empty() && gpu_compute_ > 0) {
+        // A trace with kernels: the Chakra converter makes each GPU kernel a ctrl_deps child of the aten
+        // operator that launched it. The kernel (named after itself, no shapes) is the NPU work, so the
+        // first kernel of a GEMM-shaped operator takes its GEMM and the operator stays host work; an
+        // operator without a kernel child keeps none. Either way the matmul is counted once.
+        uint64_t handed = 0;
+        for (const auto& [kernel, parent_id] : kernel_parents_) {
+            GraphNode& k = out.nodes[where[kernel]];
+            int64_t p = index_of(parent_id);
+            if (p < 0 || k.tag != 0) continue;
+            GraphNode& host = out.nodes[static_cast<size_t>(p)];
+            if (host.kind != NodeKind::Compute || !host.has(kCpuOp) || host.tag == 0) continue;
+            k.tag = host.tag;
+            host.tag = 0;
+            ++handed;
+        }
+        for (auto& node : out.nodes)
+            if (node.kind == NodeKind::Compute && node.has(kCpuOp)) node.tag = 0;
+        warnings.push_back(source_ + ": " + std::to_string(host_gemms_.size()) +
+                           " matrix-multiply host operator(s) (is_cpu_op) stay host work; " +
+                           std::to_string(handed) +
+                           " of them hand their GEMM to the kernel they launch (its ctrl_deps child)");
+    }
+    decltype(kernel_parents_)().swap(kernel_parents_);
 
     // Resolve edges to (child, parent) indices, drop duplicates, count.
     std::vector<std::pair<uint32_t, uint32_t>> edges; // (parent, child) in sorted indices

@@ -122,6 +122,9 @@ private:
     uint64_t gpu_compute_ = 0;         // COMP nodes not flagged is_cpu_op
     uint64_t unread_matmuls_ = 0;      // matrix-multiply operators whose input shapes gave no GEMM
     std::vector<uint32_t> host_gemms_; // arrival indices of GEMM-shaped COMP nodes flagged is_cpu_op
+    // (arrival index, first ctrl_deps id) of GPU COMP nodes without a GEMM shape: kernels that may take
+    // their launching operator's shape.
+    std::vector<std::pair<uint32_t, uint64_t>> kernel_parents_;
 };
 
 } // namespace astrolabe
