@@ -112,12 +112,14 @@ TEST_CASE("systolic: closed form on shapes outside the reference", "[compute][sy
         CHECK(r.cycles == 216);
     }
     SECTION("a batch runs its GEMMs one after another; the clock turns cycles into ns, rounded up") {
-        // os 32x32, 64x64x64: 4 folds of 126 cycles = 504 per GEMM; batch 3 -> 1512 cycles. At 0.7 GHz
-        // 1512 / 0.7 = 2160 ns exactly; at 2 GHz 756 ns; 1 cycle at 3 GHz is 0.33 ns -> 1 ns.
+        // os 32x32, 64x64x64: 4 folds of 126 cycles = 504 per GEMM; batch 3 -> 1512 cycles;
+        // at 2 GHz 756 ns; 1 cycle at 3 GHz is 0.33 ns -> 1 ns.
         SystolicResult r = systolic_gemm({32, 32, Dataflow::OutputStationary, 1.0}, {64, 64, 64, 3});
         CHECK(r.cycles == 1512);
         CHECK(r.total_cycles == 503); // one GEMM, as SCALE-Sim reports it
         CHECK(systolic_time_ns(r.cycles, 2.0) == 756);
+        CHECK(systolic_time_ns(21, 0.7) == 30);     // not 31 from 21 / 0.7 = 30.000000000000004
+        CHECK(systolic_time_ns(1000, 0.3) == 3334); // 3333.33 rounds up
         CHECK(systolic_time_ns(1, 3.0) == 1);
         CHECK(systolic_time_ns(0, 1.0) == 0);
     }
