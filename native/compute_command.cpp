@@ -6,7 +6,6 @@
 #include "native/commands.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cstdio>
 
 namespace astrolabe::cli {
@@ -24,9 +23,13 @@ const std::vector<OptionSpec> kComputeOptions = {
     {"help", false, nullptr, "this text"},
 };
 
-// A positive decimal integer below 2^32 (shapes and array sizes); false otherwise.
-bool parse_dim(const std::string& s, uint64_t& out) {
-    if (s.empty() || s.size() > 10 || !std::all_of(s.begin(), s.end(), ::isdigit)) return false;
+// A positive decimal integer below 2^32 (GEMM dimensions, batch), spaces around it allowed.
+bool parse_dim(std::string s, uint64_t& out) {
+    s.erase(0, s.find_first_not_of(' '));
+    s.erase(s.find_last_not_of(' ') + 1);
+    if (s.empty() || s.size() > 10 ||
+        !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        return false;
     out = std::stoull(s);
     return out > 0 && out <= UINT32_MAX;
 }
