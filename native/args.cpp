@@ -1,5 +1,7 @@
 #include "native/args.h"
 
+#include <cstdlib>
+
 namespace astrolabe::cli {
 
 Result<Args> parse_args(const std::vector<std::string>& argv, const std::vector<OptionSpec>& specs) {
@@ -53,6 +55,29 @@ std::string options_help(const std::vector<OptionSpec>& specs) {
         out += '\n';
     }
     return out;
+}
+
+bool parse_array_size(const std::string& s, uint32_t& rows, uint32_t& cols) {
+    size_t x = s.find_first_of("xX");
+    if (x == std::string::npos || x == 0 || x + 1 >= s.size() || x > 5 || s.size() - x - 1 > 5) return false;
+    uint32_t v[2] = {0, 0};
+    for (size_t i = 0; i < s.size(); ++i) {
+        if (i == x) continue;
+        if (s[i] < '0' || s[i] > '9') return false;
+        uint32_t& d = v[i < x ? 0 : 1];
+        d = d * 10 + uint32_t(s[i] - '0');
+    }
+    if (v[0] == 0 || v[1] == 0 || v[0] > 65536 || v[1] > 65536) return false;
+    rows = v[0], cols = v[1];
+    return true;
+}
+
+bool parse_clock_ghz(const std::string& s, double& ghz) {
+    char* end = nullptr;
+    double f = std::strtod(s.c_str(), &end);
+    if (s.empty() || *end != '\0' || !(f > 0) || f > 1e6) return false;
+    ghz = f;
+    return true;
 }
 
 } // namespace astrolabe::cli

@@ -29,4 +29,9 @@ struct Args {
 Result<Args> parse_args(const std::vector<std::string>& argv, const std::vector<OptionSpec>& specs);
 std::string options_help(const std::vector<OptionSpec>& specs);
 
+// "RxC" (or "RXC") with R, C in 1..65536: a systolic array's rows and columns.
+bool parse_array_size(const std::string& s, uint32_t& rows, uint32_t& cols);
+// A positive number of GHz (at most 1e6).
+bool parse_clock_ghz(const std::string& s, double& ghz);
+
 } // namespace astrolabe::cli

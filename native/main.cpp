@@ -14,7 +14,7 @@ const char* kUsage =
     "\n"
     "usage:\n"
     "  astrolabe run --workload P --system S.json --network N.yml [--memory M.json] [--comm-groups G.json]\n"
-    "                [--network-model analytical|congestion|flow] [--compute-model system|trace|roofline]\n"
+    "                [--network-model analytical|congestion|flow] [--compute-model system|trace|roofline|systolic]\n"
     "                [--report out.json] [--timeline out.trace.json] [--quiet]\n"
     "  astrolabe run --scenario scenario.json [--report ...]\n"
     "  astrolabe run --link 'URL#s=...' [--report ...]   a browser share link's scenario\n"
@@ -25,6 +25,7 @@ const char* kUsage =
     "  astrolabe generate inference --phase prefill|decode [model and parallel options] -o P\n"
     "  astrolabe rescale P --npus M -o Q     a data-parallel trace set for N NPUs rewritten for M\n"
     "  astrolabe convert IN OUT              .et <-> .json (Chakra's JSON form)\n"
+    "  astrolabe compute --model systolic --array RxC --dataflow os|ws|is --gemm M,N,K [--json]\n"
     "\n"
     "`astrolabe <command> --help` lists a command's options. Exit codes: 0 ok, 2 bad input (including runs "
     "that cannot complete).\n";
@@ -50,6 +51,7 @@ int main(int argc, char** argv) {
         if (cmd == "generate") return astrolabe::cli::generate_command(args);
         if (cmd == "share") return astrolabe::cli::share_command(args);
         if (cmd == "rescale") return astrolabe::cli::rescale_command(args);
+        if (cmd == "compute") return astrolabe::cli::compute_command(args);
     } catch (const std::bad_alloc&) {
         std::fputs("error: out of memory\n", stderr);
         return 2;

@@ -30,7 +30,10 @@ const std::vector<OptionSpec> kRunOptions = {
     {"scenario", true, nullptr, "one JSON file with workload, configs and models (docs/scenario.md)"},
     {"link", true, nullptr, "a share link from the browser (or `astrolabe share`): the scenario it holds"},
     {"network-model", true, nullptr, "analytical | congestion | flow"},
-    {"compute-model", true, nullptr, "system (roofline-enabled decides), trace or roofline"},
+    {"compute-model", true, nullptr, "system (roofline-enabled decides), trace, roofline or systolic"},
+    {"systolic-array", true, nullptr, "systolic model: RxC array of MAC units (default 128x128)"},
+    {"systolic-dataflow", true, nullptr, "systolic model: os, ws or is (default ws)"},
+    {"systolic-clock-ghz", true, nullptr, "systolic model: array clock in GHz (default 1)"},
     {"ignore-ctrl-deps", false, nullptr,
      "treat ctrl_deps as call nesting, not ordering (PyTorch host traces)"},
     {"report", true, nullptr, "write the JSON report (docs/report.md) here"},
@@ -171,6 +174,29 @@ int run_command(const std::vector<std::string>& argv) {
         if (!problems.is_ok()) return fail(problems.message());
         traces = std::make_unique<FileTraceSource>(std::move(src.value()));
         workload_label = a.get("workload");
+    }
+    {
+        Status problems;
+        if (a.has("systolic-array") &&
+            !parse_array_size(a.get("systolic-array"), cfg.systolic.rows, cfg.systolic.cols))
+            problems.add("--systolic-array: '" + a.get("systolic-array") +
+                         "'; RxC with whole numbers 1..65536 (e.g. 128x128) was expected");
+        if (a.has("systolic-dataflow")) {
+            cfg.systolic.dataflow = a.get("systolic-dataflow");
+            if (cfg.systolic.dataflow != "os" && cfg.systolic.dataflow != "ws" &&
+                cfg.systolic.dataflow != "is")
+                problems.add("--systolic-dataflow: '" + cfg.systolic.dataflow +
+                             "'; os, ws or is was expected");
+        }
+        if (a.has("systolic-clock-ghz") &&
+            !parse_clock_ghz(a.get("systolic-clock-ghz"), cfg.systolic.clock_ghz))
+            problems.add("--systolic-clock-ghz: '" + a.get("systolic-clock-ghz") +
+                         "'; a positive number of GHz was expected");
+        if (!problems.is_ok()) return fail(problems.message());
+        bool systolic_flags =
+            a.has("systolic-array") || a.has("systolic-dataflow") || a.has("systolic-clock-ghz");
+        if (systolic_flags && cfg.compute_model != ComputeModelKind::Systolic)
+            return fail("--systolic-*: these options need --compute-model systolic");
     }
     cfg.keep_timeline = a.has("timeline");
     cfg.keep_names = a.has("timeline");

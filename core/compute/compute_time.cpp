@@ -1,6 +1,7 @@
 #include "core/compute/compute_time.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace astrolabe {
 
@@ -10,7 +11,8 @@ RooflineResult roofline_time(uint64_t num_ops, uint64_t tensor_size, const Roofl
     double bw = p.mem_bw_gbps * 1e9;
     double ops = static_cast<double>(num_ops);
     double oi = ops / static_cast<double>(tensor_size);
-    double memory_rate = bw * oi;
+    // No bandwidth given (the systolic model's fallback without local-mem-bw): no memory roof.
+    double memory_rate = p.mem_bw_gbps > 0 ? bw * oi : std::numeric_limits<double>::infinity();
     double rate = std::min(memory_rate, peak);
     double seconds = ops / rate;
     double ns = seconds * 1e9;

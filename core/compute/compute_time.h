@@ -5,7 +5,8 @@
 // attainable rate = min(peak, bandwidth * oi); time = num_ops / rate, truncated to whole ns. Evaluated in
 // IEEE double in ASTRA-sim's order so results match it to the ns. peak-perf is TFLOPS (1e12 op/s) and
 // local-mem-bw GB/s with 1 GB = 1e9 bytes here. A node with tensor_size 0 has no defined intensity:
-// ASTRA-sim skips it (0 ns), and so do we; so is a node with no operations.
+// ASTRA-sim skips it (0 ns), and so do we; so is a node with no operations. A bandwidth of 0 means no
+// memory roof (only the systolic model's fallback uses that; ASTRA-sim's roofline requires local-mem-bw).
 #pragma once
 
 #include "core/base/time.h"

@@ -57,6 +57,15 @@ constexpr int kCollectiveKinds = 4;
 const char* implementation_key(int kind);
 const char* custom_implementation_key(int kind);
 
+// Astrolabe's extension for heterogeneous and straggling NPUs (system key `npu-overrides`): the NPUs listed
+// get their own compute and memory figures; everything left out keeps the system-wide value.
+struct NpuOverride {
+    std::vector<uint32_t> npus;   // ranks, as listed ("npus": [..] or "npus": "a-b")
+    double peak_perf_tflops = 0;  // roofline peak; 0 = the system's peak-perf
+    double local_mem_bw_gbps = 0; // roofline memory bandwidth; 0 = the system's local-mem-bw
+    double compute_slowdown = 1;  // every GPU compute node of these NPUs takes this many times longer
+};
+
 struct SystemConfig {
     SchedulingPolicy scheduling_policy = SchedulingPolicy::LIFO;
     uint32_t endpoint_delay_ns = 10; // per packet a collective handles
@@ -72,15 +81,31 @@ struct SystemConfig {
     bool roofline_enabled = false;
     double peak_perf_tflops = 0;
     bool replay_only = false;
-    std::vector<std::string> warnings; // unknown keys and keys that have no effect, one line each
+    std::vector<NpuOverride> npu_overrides; // in file order; a later entry wins for an NPU listed twice
+    std::vector<std::string> warnings;      // unknown keys and keys that have no effect, one line each
+};
+
+// [SECTION] systolic array (the `systolic` compute model; core/compute/systolic.h)
+struct SystolicConfig {
+    uint32_t rows = 128;
+    uint32_t cols = 128;
+    std::string dataflow = "ws"; // os, ws or is
+    double clock_ghz = 1.0;
 };
 
 // [SECTION] remote memory
 enum class MemoryType : uint8_t { NoExpansion, PerNodeExpansion, PerNpuExpansion, Pool };
 const char* memory_type_name(MemoryType t);
 
+// How a shared remote memory (per node or pool) serves concurrent accesses.
+//   Fifo: ASTRA-sim's model, one access at a time, first come first served (latency included).
+//   Fair: Astrolabe's option `bandwidth-sharing: "fair"`: every access in flight gets an equal share of
+//         the bandwidth, and the latency is a fixed delay that overlaps with the others.
+enum class MemorySharing : uint8_t { Fifo, Fair };
+
 struct MemoryConfig {
     MemoryType type = MemoryType::NoExpansion;
+    MemorySharing sharing = MemorySharing::Fifo;
     uint64_t latency_ns = 0;
     uint64_t bandwidth_gbps = 0; // GB/s, 1 GB = 10^9 bytes; an integer, as ASTRA-sim reads it
     uint32_t num_nodes = 1;

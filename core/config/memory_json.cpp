@@ -56,8 +56,16 @@ Result<MemoryConfig> memory_from_json(const json& j, const std::string& source) 
     if (mem.type != MemoryType::NoExpansion && !f.has("remote-mem-bw"))
         f.problem("remote-mem-bw", "is missing; " + type + " needs the remote memory bandwidth in GB/s");
 
-    static const char* const kKnown[] = {"memory-type", "remote-mem-latency", "remote-mem-bw", "num-nodes",
-                                         "num-npus-per-node"};
+    std::string sharing;
+    f.read_string("bandwidth-sharing", sharing);
+    if (sharing == "fair")
+        mem.sharing = MemorySharing::Fair;
+    else if (!sharing.empty() && sharing != "fifo")
+        f.problem("bandwidth-sharing",
+                  "is \"" + sharing + "\"; \"fifo\" (ASTRA-sim's) or \"fair\" was expected");
+
+    static const char* const kKnown[] = {"memory-type", "remote-mem-latency", "remote-mem-bw",
+                                         "num-nodes",   "num-npus-per-node",  "bandwidth-sharing"};
     for (auto it = j.begin(); it != j.end(); ++it) {
         bool known = false;
         for (const char* k : kKnown)

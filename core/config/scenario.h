@@ -5,7 +5,10 @@
 //     "workload": {"prefix": "path/P"} | {"sample": "name"} | {"traces": [{"name": "x.0.et", "base64":
 //     "..."}]} | {"generate": {"kind": "transformer", "<param>": value, ...}}, "network": { ASTRA-sim network
 //     keys }, "system": { ... }, "memory": { ... }, "comm_groups": { ... }, "network_model": "analytical" |
-//     "congestion" | "flow", "compute_model": "system" | "trace" | "roofline" }
+//     "congestion" | "flow",
+//     "compute_model": "system" | "trace" | "roofline" | "systolic"
+//                    | {"model": "systolic", "array_rows": 128, "array_cols": 128, "dataflow": "ws",
+//                       "clock_ghz": 1.0} }
 //
 // `memory` and `comm_groups` may be left out. Configs use exactly the keys of ASTRA-sim's files.
 #pragma once
@@ -31,6 +34,7 @@ struct Scenario {
     CommGroups groups;
     std::string network_model = "analytical";
     std::string compute_model = "system";
+    SystolicConfig systolic; // the array when compute_model is "systolic"
 };
 
 Result<Scenario> parse_scenario_json(std::string_view text, const std::string& source);

@@ -108,10 +108,51 @@ Result<Scenario> parse_scenario_json(std::string_view text, const std::string& s
         "comm_groups", false,
         [npus](const json& v, const std::string& src) { return detail::comm_groups_from_json(v, src, npus); },
         s.groups);
+    if (j.contains("compute_model") && j["compute_model"].is_object()) {
+        // The model with its parameters: {"model": "systolic", "array_rows": R, ...}.
+        const json& c = j["compute_model"];
+        const std::string where = source + ": compute_model";
+        for (auto it = c.begin(); it != c.end(); ++it) {
+            const std::string& k = it.key();
+            const json& v = it.value();
+            if (k == "model") {
+                if (v.is_string())
+                    s.compute_model = v.get<std::string>();
+                else
+                    problems.add(where + ".model: a string was expected");
+            } else if (k == "array_rows" || k == "array_cols") {
+                if (!v.is_number_unsigned() || v.get<uint64_t>() == 0 || v.get<uint64_t>() > 65536)
+                    problems.add(where + "." + k + ": is " + v.dump() +
+                                 "; a whole number 1..65536 was expected");
+                else
+                    (k == "array_rows" ? s.systolic.rows : s.systolic.cols) = v.get<uint32_t>();
+            } else if (k == "dataflow") {
+                if (!v.is_string() || (v != "os" && v != "ws" && v != "is"))
+                    problems.add(where + ".dataflow: is " + v.dump() +
+                                 "; \"os\", \"ws\" or \"is\" was expected");
+                else
+                    s.systolic.dataflow = v.get<std::string>();
+            } else if (k == "clock_ghz") {
+                if (!v.is_number() || !(v.get<double>() > 0) || v.get<double>() > 1e6)
+                    problems.add(where + ".clock_ghz: is " + v.dump() +
+                                 "; a positive number of GHz was expected");
+                else
+                    s.systolic.clock_ghz = v.get<double>();
+            } else {
+                problems.add(where + "." + k +
+                             ": unknown key; expected model, array_rows, array_cols, dataflow or clock_ghz");
+            }
+        }
+        if (!c.contains("model")) problems.add(where + ".model: missing; e.g. \"systolic\"");
+    }
     for (const char* key : {"network_model", "compute_model"}) {
         if (!j.contains(key)) continue;
+        if (std::string(key) == "compute_model" && j[key].is_object()) continue;
         if (!j[key].is_string()) {
-            problems.add(source + ": " + key + ": a string was expected");
+            problems.add(source + ": " + key +
+                         (std::string(key) == "compute_model"
+                              ? ": a string or a {\"model\": ...} object was expected"
+                              : ": a string was expected"));
             continue;
         }
         (std::string(key) == "network_model" ? s.network_model : s.compute_model) = j[key].get<std::string>();

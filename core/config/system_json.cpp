@@ -68,6 +68,90 @@ void read_implementations(Fields& f, SystemConfig& sys) {
     }
 }
 
+// "npu-overrides": [{"npus": [3] | "0-3", "peak-perf": T, "local-mem-bw": G, "compute-slowdown": F}, ...]
+void read_overrides(Fields& f, SystemConfig& sys) {
+    if (!f.has("npu-overrides")) return;
+    const json& v = f.at("npu-overrides");
+    if (!v.is_array()) {
+        f.problem("npu-overrides",
+                  "is " + describe(v) + "; a list of {\"npus\": ..., ...} objects was expected");
+        return;
+    }
+    for (size_t i = 0; i < v.size(); ++i) {
+        std::string where = "npu-overrides[" + std::to_string(i) + "]";
+        const json& o = v[i];
+        if (!o.is_object()) {
+            f.problem(where, "is " + describe(o) + "; an object was expected");
+            continue;
+        }
+        NpuOverride ov;
+        bool ok = true;
+        for (auto it = o.begin(); it != o.end(); ++it) {
+            const std::string& k = it.key();
+            const json& x = it.value();
+            if (k == "npus") {
+                if (x.is_array()) {
+                    for (const auto& r : x) {
+                        if (!r.is_number_unsigned() || r.get<uint64_t>() > UINT32_MAX) {
+                            f.problem(where + ".npus", "holds " + describe(r) + "; NPU ranks were expected");
+                            ok = false;
+                            break;
+                        }
+                        ov.npus.push_back(r.get<uint32_t>());
+                    }
+                } else if (x.is_string()) {
+                    // "a-b": the ranks a..b inclusive.
+                    const std::string s = x.get<std::string>();
+                    size_t dash = s.find('-');
+                    uint64_t a = 0, b = 0;
+                    bool good = dash != std::string::npos && dash > 0 && dash + 1 < s.size() && dash < 11 &&
+                                s.size() - dash - 1 < 11;
+                    for (size_t c = 0; good && c < s.size(); ++c) {
+                        if (c == dash) continue;
+                        if (s[c] < '0' || s[c] > '9')
+                            good = false;
+                        else if (c < dash)
+                            a = a * 10 + uint64_t(s[c] - '0');
+                        else
+                            b = b * 10 + uint64_t(s[c] - '0');
+                    }
+                    if (!good || a > b || b > UINT32_MAX || b - a >= (1u << 24)) {
+                        f.problem(where + ".npus",
+                                  "is \"" + s + "\"; a range \"a-b\" with a <= b was expected");
+                        ok = false;
+                    } else {
+                        for (uint64_t r = a; r <= b; ++r)
+                            ov.npus.push_back(static_cast<uint32_t>(r));
+                    }
+                } else {
+                    f.problem(where + ".npus",
+                              "is " + describe(x) + "; a list of ranks or \"a-b\" was expected");
+                    ok = false;
+                }
+            } else if (k == "peak-perf" || k == "local-mem-bw" || k == "compute-slowdown") {
+                if (!x.is_number() || !(x.get<double>() > 0)) {
+                    f.problem(where + "." + k, "is " + x.dump() + "; a positive number was expected");
+                    ok = false;
+                    continue;
+                }
+                double d = x.get<double>();
+                (k == "peak-perf"      ? ov.peak_perf_tflops
+                 : k == "local-mem-bw" ? ov.local_mem_bw_gbps
+                                       : ov.compute_slowdown) = d;
+            } else {
+                f.problem(where + "." + k,
+                          "unknown key; expected npus, peak-perf, local-mem-bw or compute-slowdown");
+                ok = false;
+            }
+        }
+        if (ov.npus.empty() && ok) {
+            f.problem(where + ".npus", "is missing or empty; the NPUs the override applies to are required");
+            ok = false;
+        }
+        if (ok) sys.npu_overrides.push_back(std::move(ov));
+    }
+}
+
 } // namespace
 
 Result<SystemConfig> system_from_json(const json& j, const std::string& source) {
@@ -111,6 +195,7 @@ Result<SystemConfig> system_from_json(const json& j, const std::string& source) 
     f.read_flag("roofline-enabled", sys.roofline_enabled);
     f.read_double("peak-perf", sys.peak_perf_tflops, 0, true);
     f.read_flag("replay-only", sys.replay_only);
+    read_overrides(f, sys);
     if (sys.roofline_enabled && !f.has("peak-perf"))
         f.problem("peak-perf", "is missing; roofline-enabled needs the peak compute rate in TFLOPS");
     if (sys.roofline_enabled && !f.has("local-mem-bw"))
@@ -126,6 +211,7 @@ Result<SystemConfig> system_from_json(const json& j, const std::string& source) 
         "roofline-enabled",
         "peak-perf",
         "replay-only",
+        "npu-overrides",
     };
     for (auto it = j.begin(); it != j.end(); ++it) {
         const std::string& key = it.key();

@@ -272,7 +272,8 @@ void write_attrs(Emitter& e, const std::vector<Attribute>& attrs) {
 std::vector<Attribute> typed_attrs(const trace::Node& n) {
     std::vector<Attribute> out;
     bool any = n.is_cpu_op || n.num_ops || n.tensor_size || n.comm_type || n.comm_size || n.comm_src ||
-               n.comm_dst || n.comm_tag || n.comm_priority || n.tensor_loc || n.involved_dim || n.pg_name;
+               n.comm_dst || n.comm_tag || n.comm_priority || n.tensor_loc || n.involved_dim || n.pg_name ||
+               n.gemm_m || n.gemm_n || n.gemm_k || n.gemm_batch;
     if (!any) return out;
     auto add = [&out](const char* name, AttrKind k) -> Attribute& {
         out.push_back(Attribute{name, "", k, {}, {}, {}, {}});
@@ -281,6 +282,10 @@ std::vector<Attribute> typed_attrs(const trace::Node& n) {
     add("is_cpu_op", AttrKind::Bool).uints = {n.is_cpu_op ? 1u : 0u};
     if (n.num_ops) add("num_ops", AttrKind::Int64).ints = {static_cast<int64_t>(*n.num_ops)};
     if (n.tensor_size) add("tensor_size", AttrKind::Uint64).uints = {*n.tensor_size};
+    if (n.gemm_m) add("gemm_m", AttrKind::Int64).ints = {static_cast<int64_t>(*n.gemm_m)};
+    if (n.gemm_n) add("gemm_n", AttrKind::Int64).ints = {static_cast<int64_t>(*n.gemm_n)};
+    if (n.gemm_k) add("gemm_k", AttrKind::Int64).ints = {static_cast<int64_t>(*n.gemm_k)};
+    if (n.gemm_batch) add("gemm_batch", AttrKind::Int64).ints = {static_cast<int64_t>(*n.gemm_batch)};
     if (n.comm_type) add("comm_type", AttrKind::Int64).ints = {static_cast<int64_t>(*n.comm_type)};
     if (n.comm_size) add("comm_size", AttrKind::Int64).ints = {static_cast<int64_t>(*n.comm_size)};
     if (n.comm_src) add("comm_src", AttrKind::Int32).ints = {*n.comm_src};

@@ -21,6 +21,7 @@ public:
     // Runs `cb` on behalf of `npu` after `delay` ns.
     void add(uint32_t npu, TimeNs delay, const Callback& cb);
     void on_event(uint32_t kind, uint64_t arg) override;
+    TimeNs now() const { return engine_.now(); }
 
 private:
     struct Bucket {

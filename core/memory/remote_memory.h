@@ -7,6 +7,12 @@
 //   MEMORY_POOL                one memory for all NPUs, served the same way.
 //   NO_MEMORY_EXPANSION        there is no remote memory: a trace with memory nodes is refused up front.
 // Completions run on the requesting NPU's event bucket, as in ASTRA-sim, so same-tick order matches.
+//
+// With `bandwidth-sharing: "fair"` (not ASTRA-sim's; MemorySharing::Fair) a shared memory is a link of
+// bw bytes/ns that every access in flight shares equally (processor sharing): with k accesses each moves
+// bw/k bytes per ns; when one finishes or starts the shares change. After its bytes an access waits the
+// latency, which does not occupy the memory. One pending event per memory (the earliest finish); a lone
+// access takes latency + floor(bytes / bw) ns, the same as in FIFO mode.
 #pragma once
 
 #include "core/config/config_types.h"
@@ -36,16 +42,31 @@ private:
         uint64_t bytes;
         Callback done;
     };
+    struct Transfer {
+        uint32_t npu;
+        double remaining; // bytes
+        Callback done;
+    };
     struct Server {
         bool busy = false;
         std::deque<Request> waiting;
+        // Fair sharing: the accesses in flight, when their progress was last brought up to date, and the
+        // generation of the one pending completion event (older events are stale and ignored).
+        std::vector<Transfer> active;
+        TimeNs updated = 0;
+        uint32_t generation = 0;
     };
+    enum Kind : uint32_t { kServerFree = 0, kFairStep = 1 };
     void start(uint32_t server, const Request& r);
     uint32_t server_of(uint32_t npu) const;
+    void fair_advance(Server& s);
+    void fair_schedule(uint32_t server);
+    void fair_step(uint32_t server, uint32_t generation);
 
     config::MemoryConfig cfg_;
     NpuBuckets& buckets_;
-    std::vector<Server> servers_; // empty for per-NPU memory (no sharing)
+    std::vector<Server> servers_;    // empty for per-NPU memory (no sharing)
+    std::vector<Transfer> finished_; // scratch for fair_step, reused
     uint64_t accesses_ = 0;
     uint64_t bytes_ = 0;
 };

@@ -13,6 +13,12 @@ std::string group_name(uint32_t id) {
     return id == 0 ? std::string("all") : std::to_string(id);
 }
 
+// MACs done over MACs the array could have done in the cycles it was busy.
+double systolic_utilization(const NpuStats& s, uint64_t pes) {
+    if (s.systolic_cycles == 0 || pes == 0) return 0.0;
+    return 100.0 * s.systolic_macs / (static_cast<double>(s.systolic_cycles) * static_cast<double>(pes));
+}
+
 } // namespace
 
 std::string report_json(const RunResult& r, const ReportContext& ctx) {
@@ -43,6 +49,19 @@ std::string report_json(const RunResult& r, const ReportContext& ctx) {
         w.field("idle_ns", s.idle_ns());
         w.field("nodes", s.nodes);
         w.field("nodes_done", s.nodes_done);
+        if (r.stats.systolic_pes > 0) {
+            w.key("systolic").begin_object();
+            w.field("nodes", s.systolic_nodes);
+            w.field("roofline_fallback_nodes", s.roofline_fallback_nodes);
+            w.field("replayed_nodes", s.replayed_nodes);
+            w.field("ns", s.systolic_ns);
+            w.field("cycles", s.systolic_cycles);
+            w.field("utilization_pct", systolic_utilization(s, r.stats.systolic_pes));
+            w.field("mapping_efficiency_pct", s.systolic_cycles ? 100.0 * s.systolic_mapped_cycles /
+                                                                      static_cast<double>(s.systolic_cycles)
+                                                                : 0.0);
+            w.end_object();
+        }
         w.end_object();
     }
     w.end_array();
@@ -139,6 +158,18 @@ std::string report_summary(const RunResult& r, const ReportContext& ctx) {
              ull(fin[(fin.size() - 1) / 2]), ull(fin.back()));
         line("per-NPU mean: compute %.0f ns, exposed communication %.0f ns", compute / double(n),
              exposed / double(n));
+    }
+    if (r.stats.systolic_pes > 0) {
+        uint64_t gemms = 0, fallback = 0, replayed = 0, cycles = 0;
+        double macs = 0;
+        for (const auto& s : r.stats.npus) {
+            gemms += s.systolic_nodes, fallback += s.roofline_fallback_nodes, replayed += s.replayed_nodes;
+            cycles += s.systolic_cycles, macs += s.systolic_macs;
+        }
+        double util = cycles ? 100.0 * macs / (double(cycles) * double(r.stats.systolic_pes)) : 0.0;
+        line("systolic array: %llu GEMM nodes (%.1f %% utilization), %llu fell back to the roofline, %llu "
+             "replayed",
+             ull(gemms), util, ull(fallback), ull(replayed));
     }
     line("collectives: %zu, network messages: %llu (%llu bytes), events: %llu, wall: %.3f s",
          r.stats.collectives.size(), ull(r.messages), ull(r.message_bytes), ull(r.events), ctx.wall_s);

@@ -8,10 +8,8 @@ Status set_models(const std::string& network_model, const std::string& compute_m
     Status problems;
     if (!parse_network_model(network_model, cfg.network_model))
         problems.add("network_model: '" + network_model + "'; analytical, congestion or flow was expected");
-    if (compute_model == "systolic")
-        problems.add("compute_model: the systolic-array model is not built yet; use trace or roofline");
-    else if (!parse_compute_model(compute_model, cfg.compute_model))
-        problems.add("compute_model: '" + compute_model + "'; system, trace or roofline was expected");
+    if (!parse_compute_model(compute_model, cfg.compute_model))
+        problems.add("compute_model: '" + compute_model + "'; system, trace, roofline or systolic was expected");
     return problems;
 }
 
@@ -23,6 +21,7 @@ Result<ScenarioSetup> scenario_setup(config::Scenario s, const std::string& netw
     cfg.system = std::move(s.system);
     cfg.memory = std::move(s.memory);
     cfg.groups = std::move(s.groups);
+    cfg.systolic = s.systolic;
     Status st = set_models(network_override.empty() ? s.network_model : network_override,
                            compute_override.empty() ? s.compute_model : compute_override, cfg);
     if (!st.is_ok()) return st;
@@ -61,7 +60,7 @@ ReportContext report_context(const Simulation& sim, const std::string& workload_
     ReportContext ctx;
     ctx.workload = workload_label;
     ctx.network_model = network_model_name(sim.input().network_model);
-    ctx.compute_model = sim.roofline() ? "roofline" : "trace";
+    ctx.compute_model = sim.compute_model_label();
     return ctx;
 }
 

@@ -98,9 +98,11 @@ Result<std::unique_ptr<Simulation>> build_simulation(SessionConfig config, Trace
     input.graphs.reserve(npus);
     bool roofline = uses_roofline(config.compute_model, config.system);
     Status problems;
+    const bool systolic = config.compute_model == ComputeModelKind::Systolic;
     trace::ReadOptions read;
-    read.keep_names = config.keep_names;
-    read.keep_io = false;
+    // The systolic model reads GEMM shapes off PyTorch operators: their names and input shapes.
+    read.keep_names = config.keep_names || systolic;
+    read.keep_io = systolic;
     std::string bytes, name;
     for (uint32_t rank = 0; rank < npus; ++rank) {
         Status st = traces.read(rank, bytes, name);
@@ -114,6 +116,7 @@ Result<std::unique_ptr<Simulation>> build_simulation(SessionConfig config, Trace
             opt.keep_names = config.keep_names;
             opt.ignore_ctrl_deps = config.ignore_ctrl_deps;
             opt.roofline = roofline;
+            opt.gemm_shapes = systolic;
             problems.merge(build_graph(bytes, name, opt, read, warnings, input.graphs));
         }
         if (problems.problems().size() >= kMaxProblems) {
@@ -138,6 +141,7 @@ Result<std::unique_ptr<Simulation>> build_simulation(SessionConfig config, Trace
     input.memory = std::move(config.memory);
     input.network_model = config.network_model;
     input.compute_model = config.compute_model;
+    input.systolic = config.systolic;
     input.keep_timeline = config.keep_timeline;
     return Simulation::create(std::move(input), &warnings);
 }

@@ -44,6 +44,7 @@ struct SessionConfig {
     config::CommGroups groups;
     NetworkModelKind network_model = NetworkModelKind::Analytical;
     ComputeModelKind compute_model = ComputeModelKind::FromSystem;
+    config::SystolicConfig systolic; // the array of ComputeModelKind::Systolic
     bool keep_timeline = false;
     bool keep_names = true;
     bool ignore_ctrl_deps = false; // traces whose ctrl_deps encode CPU call nesting, not ordering

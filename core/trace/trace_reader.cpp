@@ -299,6 +299,14 @@ private:
             set_uint(a, n, n.comm_tag, UINT32_MAX);
         } else if (name == "comm_priority") {
             set_uint(a, n, n.comm_priority, UINT32_MAX);
+        } else if (name == "gemm_m") {
+            set_uint(a, n, n.gemm_m, UINT64_MAX);
+        } else if (name == "gemm_n") {
+            set_uint(a, n, n.gemm_n, UINT64_MAX);
+        } else if (name == "gemm_k") {
+            set_uint(a, n, n.gemm_k, UINT64_MAX);
+        } else if (name == "gemm_batch") {
+            set_uint(a, n, n.gemm_batch, UINT64_MAX);
         } else if (name == "tensor_loc") {
             set_uint(a, n, n.tensor_loc, UINT32_MAX);
         } else if (name == "involved_dim") {

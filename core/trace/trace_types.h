@@ -127,6 +127,11 @@ struct Node {
     std::optional<uint32_t> tensor_loc;
     std::optional<std::vector<bool>> involved_dim;
     std::optional<std::string> pg_name; // also filled from the legacy integer `comm_group`
+    // A COMP node's GEMM shape, C[m x n] = A[m x k] * B[k x n], times gemm_batch (docs/trace-format.md).
+    std::optional<uint64_t> gemm_m;
+    std::optional<uint64_t> gemm_n;
+    std::optional<uint64_t> gemm_k;
+    std::optional<uint64_t> gemm_batch;
 
     std::vector<Attribute> attrs; // every attribute verbatim, only when ReadOptions::keep_attributes
 

@@ -136,6 +136,10 @@ void typed_attrs_to_proto(const Node& n, pb::Node& out) {
     add("is_cpu_op")->set_bool_val(n.is_cpu_op);
     if (n.num_ops) add("num_ops")->set_int64_val(static_cast<int64_t>(*n.num_ops));
     if (n.tensor_size) add("tensor_size")->set_uint64_val(*n.tensor_size);
+    if (n.gemm_m) add("gemm_m")->set_int64_val(static_cast<int64_t>(*n.gemm_m));
+    if (n.gemm_n) add("gemm_n")->set_int64_val(static_cast<int64_t>(*n.gemm_n));
+    if (n.gemm_k) add("gemm_k")->set_int64_val(static_cast<int64_t>(*n.gemm_k));
+    if (n.gemm_batch) add("gemm_batch")->set_int64_val(static_cast<int64_t>(*n.gemm_batch));
     if (n.comm_type) add("comm_type")->set_int64_val(static_cast<int64_t>(*n.comm_type));
     if (n.comm_size) add("comm_size")->set_int64_val(static_cast<int64_t>(*n.comm_size));
     if (n.comm_src) add("comm_src")->set_int32_val(static_cast<int32_t>(*n.comm_src));

@@ -76,3 +76,42 @@ TEST_CASE("scenario JSON: every problem at once with its path", "[config][scenar
     CHECK_THAT(m, Contains("s.json: workload.traces[0].base64: not valid base64"));
     CHECK_THAT(m, Contains("s.json: system: endpoint-delay: is -3"));
 }
+
+TEST_CASE("scenario JSON: compute_model as a string or as the systolic array with its parameters",
+          "[config][scenario][systolic]") {
+    const std::string head =
+        R"({"workload": {"sample": "x"}, "network": {"topology": ["Ring"], "npus_count": [2],
+        "bandwidth": [50], "latency": [500]}, "system": {}, "compute_model": )";
+    SECTION("a string keeps the default array (128x128 ws at 1 GHz)") {
+        auto r = parse_scenario_json(head + R"("systolic"})", "s.json");
+        REQUIRE(r.is_ok());
+        CHECK(r.value().compute_model == "systolic");
+        CHECK(r.value().systolic.rows == 128);
+        CHECK(r.value().systolic.dataflow == "ws");
+    }
+    SECTION("an object gives the array") {
+        auto r = parse_scenario_json(
+            head +
+                R"({"model": "systolic", "array_rows": 32, "array_cols": 64, "dataflow": "is", "clock_ghz": 0.7}})",
+            "s.json");
+        REQUIRE(r.is_ok());
+        const Scenario& s = r.value();
+        CHECK(s.compute_model == "systolic");
+        CHECK(s.systolic.rows == 32);
+        CHECK(s.systolic.cols == 64);
+        CHECK(s.systolic.dataflow == "is");
+        CHECK(s.systolic.clock_ghz == 0.7);
+    }
+    SECTION("every bad parameter is named") {
+        auto r = parse_scenario_json(
+            head + R"({"array_rows": 0, "dataflow": "rs", "clock_ghz": -1, "size": 3}})", "s.json");
+        REQUIRE_FALSE(r.is_ok());
+        const std::string m = r.status().message();
+        CHECK_THAT(m,
+                   Contains("s.json: compute_model.array_rows: is 0; a whole number 1..65536 was expected"));
+        CHECK_THAT(m, Contains("compute_model.dataflow: is \"rs\"; \"os\", \"ws\" or \"is\" was expected"));
+        CHECK_THAT(m, Contains("compute_model.clock_ghz: is -1"));
+        CHECK_THAT(m, Contains("compute_model.size: unknown key"));
+        CHECK_THAT(m, Contains("compute_model.model: missing"));
+    }
+}

@@ -1,4 +1,5 @@
 // Remote memory: latency + floor(bytes / bw) per access (1 GB = 1e9 B), shared memories serve FIFO.
+#include "core/config/config_parse.h"
 #include "core/memory/remote_memory.h"
 #include "support/test_support.h"
 #include "support/trace_builder.h"
@@ -73,5 +74,52 @@ TEST_CASE("remote memory: per-NPU memories never wait and shared ones serve one 
         auto sim = test::build(cfg, test::same_on_all(t, 4));
         REQUIRE_FALSE(sim.is_ok());
         CHECK_THAT(sim.status().message(), Contains("4 memory load/store node(s) but no remote memory"));
+    }
+}
+
+TEST_CASE("remote memory: bandwidth-sharing fair splits a shared memory's bandwidth among accesses in flight",
+          "[memory][executor]") {
+    SECTION(
+        "MEMORY_POOL: four 1024 B loads at once share 50 GB/s -> all done at floor(4096 / 50) + 500 = 581") {
+        // FIFO would give 520, 1040, 1560, 2080: the same last byte (81.92 ns of transfer in all, plus the
+        // latencies one after another there); fair sharing overlaps the latencies and finishes together.
+        RunResult r =
+            run_loads(R"({"memory-type": "MEMORY_POOL", "remote-mem-latency": 500, "remote-mem-bw": 50,
+                                     "bandwidth-sharing": "fair"})");
+        CHECK(finishes(r) == std::vector<TimeNs>{581, 581, 581, 581});
+        CHECK(r.stats.npus[0].memory_ns == 581);
+    }
+    SECTION(
+        "PER_NODE_MEMORY_EXPANSION, 2 NPUs per node: pairs share 50 GB/s -> floor(2048 / 50) + 500 = 540") {
+        RunResult r = run_loads(R"({"memory-type": "PER_NODE_MEMORY_EXPANSION", "remote-mem-latency": 500,
+                                     "remote-mem-bw": 50, "num-npus-per-node": 2, "bandwidth-sharing": "fair"})");
+        CHECK(finishes(r) == std::vector<TimeNs>{540, 540, 540, 540});
+    }
+    SECTION("unequal accesses: the short one leaves and the long one speeds up") {
+        // Pool at 50 GB/s, no latency. NPU 0 loads 3000 B, NPU 1 1000 B: both move 25 B/ns until NPU 1's
+        // 1000 B are done at 40 ns; NPU 0 then has 2000 B left at the full 50 B/ns: done at 80 ns, which is
+        // all 4000 bytes at the memory's bandwidth.
+        SessionConfig cfg;
+        cfg.network =
+            test::network_yaml("topology: [Ring]\nnpus_count: [2]\nbandwidth: [50]\nlatency: [500]\n");
+        cfg.memory = test::memory_json(
+            R"({"memory-type": "MEMORY_POOL", "remote-mem-bw": 50, "bandwidth-sharing": "fair"})");
+        test::TraceBuilder a, b;
+        a.mem_load(1, 3000);
+        b.mem_load(1, 1000);
+        RunResult r = test::run(cfg, {a.bytes(), b.bytes()});
+        CHECK(finishes(r) == std::vector<TimeNs>{80, 40});
+    }
+    SECTION("a lone access takes what it takes in FIFO mode, and bad values are named") {
+        RunResult r = run_loads(R"({"memory-type": "PER_NODE_MEMORY_EXPANSION", "remote-mem-latency": 500,
+                                     "remote-mem-bw": 50, "num-npus-per-node": 1, "bandwidth-sharing": "fair"})");
+        CHECK(finishes(r) == std::vector<TimeNs>{520, 520, 520, 520});
+        auto bad = config::parse_memory_json(R"({"memory-type": "MEMORY_POOL", "remote-mem-bw": 50,
+                                                 "bandwidth-sharing": "equal"})",
+                                             "mem.json");
+        REQUIRE_FALSE(bad.is_ok());
+        CHECK_THAT(bad.status().message(),
+                   Contains("mem.json: bandwidth-sharing: is \"equal\"; \"fifo\" (ASTRA-sim's) "
+                            "or \"fair\" was expected"));
     }
 }

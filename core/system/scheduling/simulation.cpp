@@ -32,6 +32,8 @@ const char* compute_model_name(ComputeModelKind k) {
         return "trace";
     case ComputeModelKind::Roofline:
         return "roofline";
+    case ComputeModelKind::Systolic:
+        return "systolic";
     }
     return "?";
 }
@@ -55,6 +57,8 @@ bool parse_compute_model(const std::string& s, ComputeModelKind& out) {
         out = ComputeModelKind::Roofline;
     else if (s == "system")
         out = ComputeModelKind::FromSystem;
+    else if (s == "systolic")
+        out = ComputeModelKind::Systolic;
     else
         return false;
     return true;
@@ -207,6 +211,23 @@ Result<std::unique_ptr<Simulation>> Simulation::create(SimulationInput input,
     if (roofline && (input.system.peak_perf_tflops <= 0 || input.system.local_mem_bw_gbps <= 0))
         problems.add(
             "system: the roofline compute model needs 'peak-perf' (TFLOPS) and 'local-mem-bw' (GB/s) > 0");
+    const bool systolic = input.compute_model == ComputeModelKind::Systolic;
+    Dataflow dataflow = Dataflow::WeightStationary;
+    if (systolic) {
+        const auto& sc = input.systolic;
+        if (sc.rows == 0 || sc.cols == 0 || !(sc.clock_ghz > 0))
+            problems.add("systolic: the array needs rows, columns and clock_ghz > 0");
+        if (!parse_dataflow(sc.dataflow, dataflow))
+            problems.add("systolic: dataflow '" + sc.dataflow + "'; os, ws or is was expected");
+    }
+    for (size_t i = 0; i < input.system.npu_overrides.size(); ++i)
+        for (uint32_t r : input.system.npu_overrides[i].npus)
+            if (r >= npus) {
+                problems.add("system: npu-overrides[" + std::to_string(i) + "].npus: NPU " +
+                             std::to_string(r) + " is not in the network (ranks 0.." +
+                             std::to_string(npus - 1) + ")");
+                break;
+            }
     problems.merge(check_collectives(input.system, input.network,
                                      used_collective_kinds(input.graphs, input.groups), "system", warnings));
     problems.merge(check_custom(input, "system"));
@@ -254,6 +275,29 @@ Result<std::unique_ptr<Simulation>> Simulation::create(SimulationInput input,
         opt.custom[k] = &in.custom[k];
     opt.roofline = roofline;
     opt.roofline_params = RooflineParams{in.system.peak_perf_tflops, in.system.local_mem_bw_gbps};
+    if (systolic) {
+        opt.systolic = true;
+        opt.array = SystolicArray{in.systolic.rows, in.systolic.cols, dataflow, in.systolic.clock_ghz};
+        // Nodes without a GEMM shape fall back to the roofline of the same array: its peak is 2 operations
+        // (a MAC) per PE per cycle, so the array size and clock move every compute node, not only GEMMs.
+        // The memory roof is local-mem-bw when given, else none. (peak-perf describes another NPU; an
+        // npu-overrides entry may still set a per-NPU peak.)
+        double array_tflops = 2.0 * in.systolic.rows * in.systolic.cols * in.systolic.clock_ghz / 1000.0;
+        opt.fallback_params = RooflineParams{array_tflops, in.system.local_mem_bw_gbps};
+    }
+    if (!in.system.npu_overrides.empty()) {
+        NpuProfile base{opt.roofline_params, opt.fallback_params, 1.0};
+        opt.profiles.assign(n, base);
+        for (const auto& ov : in.system.npu_overrides)
+            for (uint32_t r : ov.npus) {
+                NpuProfile& pr = opt.profiles[r];
+                if (ov.peak_perf_tflops > 0)
+                    pr.roofline.peak_tflops = pr.fallback.peak_tflops = ov.peak_perf_tflops;
+                if (ov.local_mem_bw_gbps > 0)
+                    pr.roofline.mem_bw_gbps = pr.fallback.mem_bw_gbps = ov.local_mem_bw_gbps;
+                pr.slowdown = ov.compute_slowdown;
+            }
+    }
     opt.replay_only = in.system.replay_only;
     opt.keep_timeline = in.keep_timeline;
     p.executor =
@@ -283,6 +327,10 @@ uint64_t Simulation::nodes_done() const {
 }
 bool Simulation::roofline() const {
     return parts_->roofline;
+}
+const char* Simulation::compute_model_label() const {
+    if (input_.compute_model == ComputeModelKind::Systolic) return "systolic";
+    return parts_->roofline ? "roofline" : "trace";
 }
 
 RunResult Simulation::result() const {

@@ -18,7 +18,7 @@
 namespace astrolabe {
 
 enum class NetworkModelKind : uint8_t { Analytical, Congestion, Flow };
-enum class ComputeModelKind : uint8_t { FromSystem, Trace, Roofline };
+enum class ComputeModelKind : uint8_t { FromSystem, Trace, Roofline, Systolic };
 const char* network_model_name(NetworkModelKind k);
 const char* compute_model_name(ComputeModelKind k);
 bool parse_network_model(const std::string& s, NetworkModelKind& out);
@@ -32,6 +32,7 @@ struct SimulationInput {
     std::vector<WorkloadGraph> graphs; // one per NPU, rank order
     NetworkModelKind network_model = NetworkModelKind::Analytical;
     ComputeModelKind compute_model = ComputeModelKind::FromSystem; // FromSystem: roofline-enabled decides
+    config::SystolicConfig systolic;                               // the array of ComputeModelKind::Systolic
     bool keep_timeline = false;
     // Custom collective implementations per config::CollectiveKind: one graph per group position.
     std::vector<WorkloadGraph> custom[config::kCollectiveKinds];
@@ -82,6 +83,8 @@ public:
     uint64_t nodes_total() const { return nodes_total_; }
     uint64_t nodes_done() const;
     bool roofline() const;
+    // The model that times compute nodes: "trace", "roofline" or "systolic" (for reports).
+    const char* compute_model_label() const;
     // The result so far; complete once run_slice() returned false and every NPU finished.
     RunResult result() const;
     const SimulationInput& input() const { return input_; }

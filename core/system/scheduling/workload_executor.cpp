@@ -3,6 +3,7 @@
 #include "core/base/assert.h"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 
 namespace astrolabe {
@@ -20,6 +21,7 @@ WorkloadExecutor::WorkloadExecutor(Engine& engine, NpuBuckets& buckets, P2PMatch
       memory_(memory), groups_(groups), options_(options), graphs_(graphs), stats_(stats),
       npus_(graphs.size()), collective_index_(groups.groups.size()) {
     stats_.npus.assign(graphs.size(), {});
+    stats_.systolic_pes = options.systolic ? uint64_t(options.array.rows) * options.array.cols : 0;
     unfinished_ = static_cast<uint32_t>(graphs.size());
     for (size_t i = 0; i < graphs.size(); ++i) {
         Npu& s = npus_[i];
@@ -129,21 +131,13 @@ void WorkloadExecutor::issue(uint32_t npu, uint32_t node) {
         finish_node(npu, node);
         return;
     case NodeKind::Compute: {
-        if (!options_.roofline) {
-            TimeNs t = replay_time(n.duration_ns);
-            st.compute_ns += t;
-            return schedule_done(npu, node, t);
-        }
-        if (n.bytes == 0 || n.num_ops == 0) {
-            // No operational intensity: ASTRA-sim skips the node (it finishes at once, taking no time).
-            stats_.note("COMP nodes without tensor_size or num_ops take 0 ns under the roofline model");
+        bool skip = false;
+        TimeNs t = compute_time(npu, n, skip);
+        if (skip) {
             finish_node(npu, node);
             return;
         }
-        RooflineResult r = roofline_time(n.num_ops, n.bytes, options_.roofline_params);
-        st.compute_ns += r.time;
-        (r.memory_bound ? st.memory_bound_ns : st.compute_bound_ns) += r.time;
-        return schedule_done(npu, node, r.time);
+        return schedule_done(npu, node, t);
     }
     case NodeKind::MemLoad:
     case NodeKind::MemStore:
@@ -162,6 +156,55 @@ void WorkloadExecutor::issue(uint32_t npu, uint32_t node) {
         issue_collective(npu, node);
         return;
     }
+}
+
+TimeNs WorkloadExecutor::compute_time(uint32_t npu, const GraphNode& n, bool& skip) {
+    NpuStats& st = stats_.npus[npu];
+    const NpuProfile* profile = options_.profiles.empty() ? nullptr : &options_.profiles[npu];
+    const double slowdown = profile ? profile->slowdown : 1.0;
+    // A straggler's node takes `slowdown` times as long; rounded to the nearest ns, and capped like the
+    // models' own times (UINT64_MAX / 4) so absurd inputs stay far from overflow.
+    auto scaled = [slowdown](TimeNs t) {
+        if (slowdown == 1.0) return t;
+        double x = static_cast<double>(t) * slowdown;
+        return x >= 4.6e18 ? UINT64_MAX / 4 : static_cast<TimeNs>(std::llround(x));
+    };
+    auto roofline = [&](const RooflineParams& params) {
+        RooflineResult r = roofline_time(n.num_ops, n.bytes, params);
+        TimeNs t = scaled(r.time);
+        (r.memory_bound ? st.memory_bound_ns : st.compute_bound_ns) += t;
+        return t;
+    };
+    TimeNs t = 0;
+    if (options_.systolic) {
+        if (uint32_t slot = n.gemm_slot()) {
+            SystolicResult r = systolic_gemm(options_.array, graphs_[npu].gemms[slot - 1]);
+            t = scaled(systolic_time_ns(r.cycles, options_.array.clock_ghz));
+            st.systolic_ns += t;
+            st.systolic_cycles += r.cycles;
+            st.systolic_macs += r.macs;
+            st.systolic_mapped_cycles += static_cast<double>(r.cycles) * r.mapping_efficiency_pct / 100.0;
+            ++st.systolic_nodes;
+        } else if (n.has(kHasNumOps) && n.has(kHasTensorSize) && n.num_ops > 0 && n.bytes > 0) {
+            t = roofline(profile ? profile->fallback : options_.fallback_params);
+            ++st.roofline_fallback_nodes;
+        } else {
+            t = scaled(replay_time(n.duration_ns));
+            ++st.replayed_nodes;
+        }
+    } else if (options_.roofline) {
+        if (n.bytes == 0 || n.num_ops == 0) {
+            // No operational intensity: ASTRA-sim skips the node (it finishes at once, taking no time).
+            stats_.note("COMP nodes without tensor_size or num_ops take 0 ns under the roofline model");
+            skip = true;
+            return 0;
+        }
+        t = roofline(profile ? profile->roofline : options_.roofline_params);
+    } else {
+        t = scaled(replay_time(n.duration_ns));
+    }
+    st.compute_ns += t;
+    return t;
 }
 
 void WorkloadExecutor::issue_collective(uint32_t npu, uint32_t node) {

@@ -15,6 +15,7 @@
 #pragma once
 
 #include "core/compute/compute_time.h"
+#include "core/compute/systolic.h"
 #include "core/engine/engine.h"
 #include "core/engine/npu_buckets.h"
 #include "core/memory/remote_memory.h"
@@ -29,10 +30,23 @@
 
 namespace astrolabe {
 
+// One NPU's own compute figures (system key npu-overrides): heterogeneous and straggling NPUs.
+struct NpuProfile {
+    RooflineParams roofline;
+    RooflineParams fallback; // the systolic model's roofline for nodes without a GEMM shape
+    double slowdown = 1;     // every GPU compute node takes this many times longer (rounded to ns)
+};
+
 struct ExecutorOptions {
     bool roofline = false;
     RooflineParams roofline_params;
-    bool replay_only = false; // every node but no-ops replayed from its duration
+    // The systolic model: COMP nodes with a GEMM shape run on `array`; the others use the roofline with
+    // `fallback_params` when they have num_ops and tensor_size, else replay their duration.
+    bool systolic = false;
+    SystolicArray array;
+    RooflineParams fallback_params;
+    std::vector<NpuProfile> profiles; // per NPU; empty = every NPU uses the values above
+    bool replay_only = false;         // every node but no-ops replayed from its duration
     bool keep_timeline = false;
     // Per config::CollectiveKind: the custom implementation's ET per group position (empty = built-in).
     const std::vector<WorkloadGraph>* custom[4] = {};
@@ -88,6 +102,9 @@ private:
     void issue_ready(uint32_t npu);
     void issue(uint32_t npu, uint32_t node);
     void issue_collective(uint32_t npu, uint32_t node);
+    // How long GPU compute node `n` of `npu` takes under the configured model, with its statistics
+    // recorded; `skip` is set for roofline nodes without work (they finish at once, as in ASTRA-sim).
+    TimeNs compute_time(uint32_t npu, const GraphNode& n, bool& skip);
     void schedule_done(uint32_t npu, uint32_t node, TimeNs delay);
     void finish_node(uint32_t npu, uint32_t node); // bookkeeping, no re-issue
     void check_end(uint32_t npu);

@@ -2,6 +2,8 @@
 // [SECTION] sorting, dependency resolution and cycle detection
 #include "core/system/scheduling/workload_graph.h"
 
+#include "core/compute/gemm_shape.h"
+
 #include <algorithm>
 #include <numeric>
 
@@ -28,7 +30,8 @@ const char* node_kind_name(NodeKind k) {
 }
 
 size_t WorkloadGraph::memory_bytes() const {
-    size_t b = nodes.capacity() * sizeof(GraphNode) + children.capacity() * sizeof(uint32_t);
+    size_t b = nodes.capacity() * sizeof(GraphNode) + children.capacity() * sizeof(uint32_t) +
+               gemms.capacity() * sizeof(Gemm);
     for (const auto& n : names)
         b += sizeof(std::string) + (n.size() > 15 ? n.capacity() : 0);
     return b;
@@ -88,9 +91,11 @@ void GraphBuilder::add(const trace::Node& n) {
         if (opt_.roofline && !n.is_cpu_op) {
             need(n.num_ops, "num_ops", "the roofline compute model needs it");
             need(n.tensor_size, "tensor_size", "the roofline compute model needs it");
-        } else if (!n.duration_micros && !n.num_ops) {
+        } else if (!n.duration_micros && !n.num_ops && !opt_.gemm_shapes) {
             ++no_time_compute_;
         }
+        if (!n.is_cpu_op) ++gpu_compute_;
+        if (opt_.gemm_shapes) read_gemm(n, g, static_cast<uint32_t>(g_.nodes.size()));
         break;
     case static_cast<uint32_t>(trace::NodeType::MemLoad):
     case static_cast<uint32_t>(trace::NodeType::MemStore):
@@ -194,6 +199,41 @@ void GraphBuilder::add(const trace::Node& n) {
             edges_.emplace_back(index, p);
 }
 
+// Explicit attributes win; they must come as a complete, positive set. A matrix-multiply operator whose
+// shapes cannot be read is not an error (converted traces carry all kinds of operands): it falls back.
+void GraphBuilder::read_gemm(const trace::Node& n, GraphNode& g, uint32_t index) {
+    std::optional<Gemm> gemm;
+    if (n.gemm_m || n.gemm_n || n.gemm_k || n.gemm_batch) {
+        const std::pair<const char*, const std::optional<uint64_t>*> dims[] = {
+            {"gemm_m", &n.gemm_m}, {"gemm_n", &n.gemm_n}, {"gemm_k", &n.gemm_k}};
+        bool ok = true;
+        for (const auto& [attr, v] : dims) {
+            if (!*v || **v == 0) {
+                problem(n, std::string("attribute '") + attr + "' is " + (*v ? "0" : "missing") +
+                               "; a GEMM shape needs gemm_m, gemm_n and gemm_k, all positive");
+                ok = false;
+            }
+        }
+        if (n.gemm_batch && *n.gemm_batch == 0) {
+            problem(n, "attribute 'gemm_batch' is 0; a positive number of GEMMs was expected");
+            ok = false;
+        }
+        if (!ok) return;
+        gemm = Gemm{*n.gemm_m, *n.gemm_n, *n.gemm_k, n.gemm_batch.value_or(1)};
+    } else if (is_matmul_op(n.name)) {
+        gemm = gemm_from_op(n.name, n.inputs.shapes);
+        if (!gemm) ++unread_matmuls_;
+    }
+    if (!gemm) {
+        // A kernel without a shape may take its launching operator's (finish()).
+        if (!n.is_cpu_op && !n.ctrl_deps.empty()) kernel_parents_.emplace_back(index, n.ctrl_deps.front());
+        return;
+    }
+    g.tag = static_cast<uint32_t>(g_.gemms.size() + 1);
+    g_.gemms.push_back(*gemm);
+    if (n.is_cpu_op) host_gemms_.push_back(index);
+}
+
 // [SECTION] sorting, dependency resolution and cycle detection
 
 Result<WorkloadGraph> GraphBuilder::finish(std::vector<std::string>& warnings) {
@@ -208,6 +248,20 @@ Result<WorkloadGraph> GraphBuilder::finish(std::vector<std::string>& warnings) {
             source_ + ": " + std::to_string(cpu_comm_nodes_) +
             " communication node(s) are flagged is_cpu_op; they are replayed as host CPU work");
 
+    if (unread_matmuls_)
+        warnings.push_back(source_ + ": " + std::to_string(unread_matmuls_) +
+                           " matrix-multiply operator(s) have input shapes that give no GEMM; they fall back "
+                           "from the systolic model");
+    // A host-only PyTorch trace holds the aten operators and no kernels: the matmul's NPU work exists only
+    // as the host node, so the array runs it (on the NPU compute slot). With kernels, see
+    // hand_gemms_to_kernels below.
+    if (!host_gemms_.empty() && gpu_compute_ == 0) {
+        for (uint32_t i : host_gemms_)
+            g_.nodes[i].flags = static_cast<uint8_t>(g_.nodes[i].flags & ~kCpuOp);
+        warnings.push_back(source_ + ": " + std::to_string(host_gemms_.size()) +
+                           " matrix-multiply host operator(s) (is_cpu_op) run on the systolic array as NPU "
+                           "work: the trace has no kernel nodes");
+    }
     // Order by id. `order[k]` is the arrival index of the k-th smallest id; `where[i]` the inverse.
     std::vector<uint32_t> order(n);
     std::iota(order.begin(), order.end(), 0u);
@@ -223,6 +277,7 @@ Result<WorkloadGraph> GraphBuilder::finish(std::vector<std::string>& warnings) {
         where[order[k]] = static_cast<uint32_t>(k);
     WorkloadGraph out;
     out.rank = g_.rank;
+    out.gemms = std::move(g_.gemms);
     out.nodes.resize(n);
     for (size_t k = 0; k < n; ++k)
         out.nodes[k] = g_.nodes[order[k]];
@@ -236,6 +291,30 @@ Result<WorkloadGraph> GraphBuilder::finish(std::vector<std::string>& warnings) {
                                    [](const GraphNode& a, uint64_t v) { return a.id < v; });
         return (it != out.nodes.end() && it->id == id) ? it - out.nodes.begin() : -1;
     };
+    if (!host_gemms_.empty() && gpu_compute_ > 0) {
+        // A trace with kernels: the Chakra converter makes each GPU kernel a ctrl_deps child of the aten
+        // operator that launched it. The kernel (named after itself, no shapes) is the NPU work, so the
+        // first kernel of a GEMM-shaped operator takes its GEMM and the operator stays host work; an
+        // operator without a kernel child keeps none. Either way the matmul is counted once.
+        uint64_t handed = 0;
+        for (const auto& [kernel, parent_id] : kernel_parents_) {
+            GraphNode& k = out.nodes[where[kernel]];
+            int64_t p = index_of(parent_id);
+            if (p < 0 || k.tag != 0) continue;
+            GraphNode& host = out.nodes[static_cast<size_t>(p)];
+            if (host.kind != NodeKind::Compute || !host.has(kCpuOp) || host.tag == 0) continue;
+            k.tag = host.tag;
+            host.tag = 0;
+            ++handed;
+        }
+        for (auto& node : out.nodes)
+            if (node.kind == NodeKind::Compute && node.has(kCpuOp)) node.tag = 0;
+        warnings.push_back(source_ + ": " + std::to_string(host_gemms_.size()) +
+                           " matrix-multiply host operator(s) (is_cpu_op) stay host work; " +
+                           std::to_string(handed) +
+                           " of them hand their GEMM to the kernel they launch (its ctrl_deps child)");
+    }
+    decltype(kernel_parents_)().swap(kernel_parents_);
 
     // Resolve edges to (child, parent) indices, drop duplicates, count.
     std::vector<std::pair<uint32_t, uint32_t>> edges; // (parent, child) in sorted indices

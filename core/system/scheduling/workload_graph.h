@@ -7,6 +7,7 @@
 #pragma once
 
 #include "core/base/status.h"
+#include "core/compute/systolic.h"
 #include "core/trace/trace_types.h"
 
 #include <cstdint>
@@ -40,7 +41,7 @@ struct GraphNode {
     uint64_t num_ops = 0;     // Compute
     uint64_t duration_ns = 0; // duration_micros * 1000
     uint32_t peer = 0;        // Send: destination; Recv: source; Collective: group index (0 = all NPUs)
-    uint32_t tag = 0;         // Send/Recv: comm_tag; Collective: comm_priority
+    uint32_t tag = 0;         // Send/Recv: comm_tag; Collective: comm_priority; Compute: gemm slot
     uint32_t child_begin = 0; // children are children[child_begin, next node's child_begin)
     uint32_t parents = 0;     // number of distinct parents
     NodeKind kind = NodeKind::Nop;
@@ -48,6 +49,9 @@ struct GraphNode {
     trace::CollectiveType collective = trace::CollectiveType::AllReduce;
     uint8_t involved_dims = 0xff; // bit d: network dimension d takes part (Collective without a group)
     bool has(NodeFlags f) const { return (flags & f) != 0; }
+    // Compute nodes with a GEMM shape: 1 + its index in WorkloadGraph::gemms (0 = none). Kept in `tag`,
+    // which compute nodes do not otherwise use, so the node stays 56 bytes.
+    uint32_t gemm_slot() const { return kind == NodeKind::Compute ? tag : 0; }
 };
 
 // Communicator groups as the simulation sees them. Index 0 is always the whole system.
@@ -69,6 +73,7 @@ struct WorkloadGraph {
     std::vector<GraphNode> nodes;   // ascending id
     std::vector<uint32_t> children; // CSR payload
     std::vector<std::string> names; // per node, only when kept
+    std::vector<Gemm> gemms;        // GEMM shapes of compute nodes (GraphBuildOptions::gemm_shapes)
 
     size_t size() const { return nodes.size(); }
     uint32_t child_end(size_t i) const {
@@ -88,6 +93,10 @@ struct GraphBuildOptions {
     bool keep_names = true;
     bool ignore_ctrl_deps = false; // converter traces: ctrl_deps encode CPU call nesting
     bool roofline = false;         // COMP nodes then need num_ops and tensor_size
+    // Read GEMM shapes of COMP nodes (the systolic model): the gemm_m/gemm_n/gemm_k(/gemm_batch)
+    // attributes, else the input shapes of a PyTorch matrix-multiply operator (core/compute/gemm_shape.h).
+    // The reader must then keep node names and inputs.
+    bool gemm_shapes = false;
     size_t max_problems = 20;
 };
 
@@ -101,14 +110,21 @@ public:
 
 private:
     void problem(const trace::Node& n, const std::string& what);
+    void read_gemm(const trace::Node& n, GraphNode& g, uint32_t index);
 
     std::string source_;
     GraphBuildOptions opt_;
     WorkloadGraph g_;
     std::vector<std::pair<uint32_t, uint64_t>> edges_; // (child index in arrival order, parent id)
     Status problems_;
-    uint64_t no_time_compute_ = 0; // COMP nodes with neither duration nor num_ops
-    uint64_t cpu_comm_nodes_ = 0;  // communication nodes flagged is_cpu_op (replayed as CPU work)
+    uint64_t no_time_compute_ = 0;     // COMP nodes with neither duration nor num_ops
+    uint64_t cpu_comm_nodes_ = 0;      // communication nodes flagged is_cpu_op (replayed as CPU work)
+    uint64_t gpu_compute_ = 0;         // COMP nodes not flagged is_cpu_op
+    uint64_t unread_matmuls_ = 0;      // matrix-multiply operators whose input shapes gave no GEMM
+    std::vector<uint32_t> host_gemms_; // arrival indices of GEMM-shaped COMP nodes flagged is_cpu_op
+    // (arrival index, first ctrl_deps id) of GPU COMP nodes without a GEMM shape: kernels that may take
+    // their launching operator's shape.
+    std::vector<std::pair<uint32_t, uint64_t>> kernel_parents_;
 };
 
 } // namespace astrolabe
