@@ -35,6 +35,22 @@ void summary_tab(const App& app) {
     ImGui::Text("%llu events, %llu network messages, %llu collectives",
                 static_cast<unsigned long long>(r.events), static_cast<unsigned long long>(r.messages),
                 static_cast<unsigned long long>(r.stats.collectives.size()));
+    // Where compute time came from: the roofline's bound split, and the systolic array's use of its PEs.
+    TimeNs cb = 0, mb = 0;
+    uint64_t gemms = 0, cycles = 0;
+    double macs = 0;
+    for (const auto& s : npus) {
+        cb += s.compute_bound_ns, mb += s.memory_bound_ns;
+        gemms += s.systolic_nodes, cycles += s.systolic_cycles, macs += s.systolic_macs;
+    }
+    if (cb + mb > 0)
+        ImGui::Text("roofline: %s compute-bound, %s memory-bound (summed over NPUs)",
+                    format_ns(double(cb)).c_str(), format_ns(double(mb)).c_str());
+    if (r.stats.systolic_pes > 0)
+        ImGui::Text("systolic array: %llu GEMM nodes, %.1f %% utilization of %llu PEs",
+                    static_cast<unsigned long long>(gemms),
+                    cycles ? 100.0 * macs / (double(cycles) * double(r.stats.systolic_pes)) : 0.0,
+                    static_cast<unsigned long long>(r.stats.systolic_pes));
     legend("compute", kCompute);
     legend("exposed communication", kExposed);
     legend("memory", kMemory);
@@ -160,6 +176,10 @@ void draw_results_panel(App& app, View& view) {
         }
         if (ImGui::BeginTabItem("Timeline")) {
             draw_timeline(app, view);
+            ImGui::EndTabItem();
+        }
+        if (ImGui::BeginTabItem("Network")) {
+            draw_network(app);
             ImGui::EndTabItem();
         }
         if (ImGui::BeginTabItem("Warnings")) {

@@ -19,6 +19,11 @@ const char* kMemoryTypes[] = {"NO_MEMORY_EXPANSION", "PER_NODE_MEMORY_EXPANSION"
                               "MEMORY_POOL"};
 const char* kNetworkModels[] = {"analytical", "congestion", "flow"};
 const char* kComputeModels[] = {"system", "trace", "roofline", "systolic"};
+const char* kDataflows[] = {"os", "ws", "is"};
+const char* kGenerateKinds[] = {"transformer", "microbench"};
+const char* kPresets[] = {"(none)", "gpt3-175b", "llama3-8b", "llama3-70b", "mixtral-8x7b"};
+const char* kModelFamilies[] = {"gpt", "llama"};
+const char* kBenchCollectives[] = {"all_reduce", "all_gather", "reduce_scatter", "all_to_all"};
 const char* kCollectiveKeys[] = {"all-reduce-implementation", "all-gather-implementation",
                                  "reduce-scatter-implementation", "all-to-all-implementation"};
 
@@ -192,6 +197,177 @@ void json_section(App& app, View& view) {
     }
 }
 
+// The compute model: a name, or for the systolic array the object form with its parameters.
+bool compute_section(App& app) {
+    auto& doc = app.doc();
+    const bool object = doc.has("/compute_model/model");
+    const std::string model =
+        object ? doc.get_string("/compute_model/model") : doc.get_string("/compute_model", "system");
+    bool changed = false;
+    ImGui::SetNextItemWidth(160);
+    if (ImGui::BeginCombo("compute model", model.c_str())) {
+        for (const char* m : kComputeModels) {
+            if (ImGui::Selectable(m, model == m) && model != m) {
+                doc.erase("/compute_model");
+                if (std::string(m) == "systolic") {
+                    // The object form, with the defaults the simulator would use, so they are visible.
+                    doc.set_string("/compute_model/model", "systolic");
+                    doc.set_number("/compute_model/array_rows", 128);
+                    doc.set_number("/compute_model/array_cols", 128);
+                    doc.set_string("/compute_model/dataflow", "ws");
+                    doc.set_number("/compute_model/clock_ghz", 1.0);
+                } else {
+                    doc.set_string("/compute_model", m);
+                }
+                changed = true;
+            }
+        }
+        ImGui::EndCombo();
+    }
+    if (model == "systolic" && object) {
+        ImGui::Indent();
+        ImGui::SetNextItemWidth(80);
+        changed |= edit_number(app, "rows", "/compute_model/array_rows", 128, true);
+        ImGui::SameLine();
+        ImGui::SetNextItemWidth(80);
+        changed |= edit_number(app, "cols", "/compute_model/array_cols", 128, true);
+        ImGui::SetNextItemWidth(80);
+        changed |= edit_choice(app, "dataflow", "/compute_model/dataflow", kDataflows, "ws");
+        ImGui::SameLine();
+        ImGui::SetNextItemWidth(80);
+        changed |= edit_number(app, "clock GHz", "/compute_model/clock_ghz", 1.0, false);
+        ImGui::Unindent();
+    }
+    return changed;
+}
+
+// A checkbox over a generator flag (written as 1/0, which the generator reads as on/off).
+bool edit_flag(App& app, const char* label, const std::string& path) {
+    bool on = app.doc().get_number(path, 0) != 0;
+    if (!ImGui::Checkbox(label, &on)) return false;
+    app.doc().set_number(path, on ? 1 : 0);
+    return true;
+}
+
+// The generated workload: its parameters are the workload, so a share link carries a whole training step.
+void generate_section(App& app) {
+    auto& doc = app.doc();
+    const std::string g = "/workload/generate/";
+    if (!doc.has("/workload/generate")) {
+        ImGui::TextWrapped("Describe a workload instead of loading traces: a transformer training step (or "
+                           "inference) or a collective microbenchmark, generated when the run starts.");
+        bool made = false;
+        if (ImGui::Button("Generate a transformer step")) {
+            made = true;
+            doc.erase("/workload");
+            doc.set_string(g + "kind", "transformer");
+            for (auto kv : {std::pair<const char*, double>{"layers", 4},
+                            {"hidden", 1024},
+                            {"heads", 16},
+                            {"seq", 1024},
+                            {"batch", 8},
+                            {"micro-batch", 4},
+                            {"dp", 2},
+                            {"tp", 2},
+                            {"pp", 2},
+                            {"dtype-bytes", 2}})
+                doc.set_number(g + kv.first, kv.second);
+        }
+        ImGui::SameLine();
+        if (ImGui::Button("Generate a microbenchmark")) {
+            made = true;
+            doc.erase("/workload");
+            doc.set_string(g + "kind", "microbench");
+            doc.set_string(g + "collective", "all_reduce");
+            doc.set_string(g + "size", "1MiB");
+            doc.set_number(g + "npus", doc.get_number("/network/npus_count/0", 8));
+        }
+        if (made) {
+            if (doc.array_size("/network/npus_count") == 1) {
+                double n = doc.get_string(g + "kind") == "microbench" ? doc.get_number(g + "npus", 8) : 8;
+                doc.set_number("/network/npus_count/0", n);
+            }
+            app.doc_changed();
+        }
+        return;
+    }
+    bool changed = false;
+    ImGui::SetNextItemWidth(140);
+    changed |= edit_choice(app, "kind", g + "kind", kGenerateKinds, "transformer");
+    auto num = [&](const char* key, double fallback) {
+        ImGui::SetNextItemWidth(90);
+        return edit_number(app, key, g + key, fallback, true);
+    };
+    double npus = 0;
+    if (doc.get_string(g + "kind") == "microbench") {
+        ImGui::SetNextItemWidth(140);
+        changed |= edit_choice(app, "collective", g + "collective", kBenchCollectives, "all_reduce");
+        std::string size = doc.get_string(g + "size", "1MiB");
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%s", size.c_str());
+        ImGui::SetNextItemWidth(90);
+        if (ImGui::InputText("size (e.g. 1MiB)", buf, sizeof buf)) {
+            doc.set_string(g + "size", buf);
+            changed = true;
+        }
+        changed |= num("npus", 8);
+        changed |= num("repeat", 1);
+        changed |= num("compute-us", 0);
+        npus = doc.get_number(g + "npus", 0);
+    } else {
+        std::string preset = doc.get_string(g + "preset", "(none)");
+        ImGui::SetNextItemWidth(140);
+        if (ImGui::BeginCombo("preset", preset.c_str())) {
+            for (const char* p : kPresets) {
+                if (ImGui::Selectable(p, preset == p) && preset != p) {
+                    if (std::string(p) == "(none)")
+                        doc.erase(g + "preset");
+                    else
+                        doc.set_string(g + "preset", p);
+                    changed = true;
+                }
+            }
+            ImGui::EndCombo();
+        }
+        ImGui::SetNextItemWidth(140);
+        changed |= edit_choice(app, "model", g + "model", kModelFamilies, "gpt");
+        // Parameters left out come from the preset (or the generator's defaults); shown as entered.
+        changed |= num("layers", 4);
+        ImGui::SameLine();
+        changed |= num("hidden", 1024);
+        changed |= num("heads", 16);
+        ImGui::SameLine();
+        changed |= num("seq", 512);
+        changed |= num("batch", 8);
+        ImGui::SameLine();
+        changed |= num("micro-batch", 8);
+        changed |= num("dp", 1);
+        ImGui::SameLine();
+        changed |= num("tp", 1);
+        changed |= num("pp", 1);
+        ImGui::SameLine();
+        changed |= num("sp", 1);
+        changed |= num("dtype-bytes", 1);
+        changed |= edit_flag(app, "weight-sharded (ZeRO-3)", g + "weight-sharded");
+        ImGui::SameLine();
+        changed |= edit_flag(app, "recompute", g + "recompute");
+        npus = doc.get_number(g + "dp", 1) * doc.get_number(g + "tp", 1) * doc.get_number(g + "pp", 1) *
+               doc.get_number(g + "sp", 1);
+    }
+    // A one-dimensional network follows the plan's NPU count; a multi-dimensional one is the user's to shape.
+    if (changed && npus >= 1 && doc.array_size("/network/npus_count") == 1)
+        doc.set_number("/network/npus_count/0", npus);
+    ImGui::TextDisabled("the plan needs %.0f NPUs; the network has %.0f", npus,
+                        doc.array_size("/network/npus_count") ? [&] {
+                            double n = 1;
+                            for (size_t d = 0; d < doc.array_size("/network/npus_count"); ++d)
+                                n *= doc.get_number("/network/npus_count/" + std::to_string(d), 1);
+                            return n;
+                        }()
+                                                              : 0.0);
+    if (changed) app.doc_changed();
+}
+
 } // namespace
 
 void draw_scenario_panel(App& app, View& view, Platform& platform) {
@@ -199,9 +375,8 @@ void draw_scenario_panel(App& app, View& view, Platform& platform) {
     if (!samples.empty()) {
         if (view.sample >= static_cast<int>(samples.size())) view.sample = 0;
         // Follow a sample loaded from elsewhere (a link, the JS API) so the picker shows what is loaded.
-        const std::string loaded = app.doc().get_string("/workload/sample");
         for (size_t i = 0; i < samples.size(); ++i)
-            if (samples[i].name == loaded && app.scenario_source() == "sample " + loaded)
+            if (app.scenario_source() == "sample " + samples[i].name)
                 view.sample = static_cast<int>(i);
         ImGui::SetNextItemWidth(220);
         if (ImGui::BeginCombo("##sample", samples[view.sample].name.c_str())) {
@@ -227,12 +402,14 @@ void draw_scenario_panel(App& app, View& view, Platform& platform) {
     bool changed = false;
     ImGui::SetNextItemWidth(160);
     changed |= edit_choice(app, "network model", "/network_model", kNetworkModels, "analytical");
-    ImGui::SetNextItemWidth(160);
-    changed |= edit_choice(app, "compute model", "/compute_model", kComputeModels, "system");
+    changed |= compute_section(app);
     if (changed) app.doc_changed();
     show_problems(app.problems_for("network_model", ""));
     show_problems(app.problems_for("compute_model", ""));
 
+    if (ImGui::CollapsingHeader("Generated workload",
+                                app.doc().has("/workload/generate") ? ImGuiTreeNodeFlags_DefaultOpen : 0))
+        generate_section(app);
     if (ImGui::CollapsingHeader("Network", ImGuiTreeNodeFlags_DefaultOpen)) network_section(app);
     if (ImGui::CollapsingHeader("System", ImGuiTreeNodeFlags_DefaultOpen)) system_section(app);
     if (ImGui::CollapsingHeader("Memory")) memory_section(app);

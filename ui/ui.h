@@ -48,6 +48,7 @@ void draw_scenario_panel(App& app, View& view, Platform& platform);
 void draw_run_panel(App& app, View& view, Platform& platform);
 void draw_results_panel(App& app, View& view);
 void draw_timeline(App& app, View& view);
+void draw_network(App& app);
 
 // Shared widgets.
 void show_problems(const std::vector<std::string>& problems); // red lines under a field

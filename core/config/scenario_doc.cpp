@@ -145,6 +145,7 @@ std::string ScenarioDoc::workload_summary() const {
     if (has("/workload/sample")) return "sample " + get_string("/workload/sample");
     if (has("/workload/prefix")) return "prefix " + get_string("/workload/prefix");
     if (size_t n = array_size("/workload/traces")) return std::to_string(n) + " embedded trace(s)";
+    if (has("/workload/generate")) return "generated " + get_string("/workload/generate/kind", "(no kind)");
     return "no workload";
 }
 

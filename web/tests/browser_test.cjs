@@ -40,6 +40,13 @@ function firstDifference(a, b) {
   return '';
 }
 
+// JSON with keys sorted, for comparing objects regardless of key order.
+function canonical(v) {
+  if (Array.isArray(v)) return v.map(canonical);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical(v[k])]));
+  return v;
+}
+
 function nativeReport(args) {
   const out = path.join(os.tmpdir(), 'astrolabe-native-' + process.pid + '.json');
   execFileSync(cli, ['run', ...args, '--quiet', '--report', out]);
@@ -124,7 +131,9 @@ async function openApp(browser, url) {
       const loaded = await page.evaluate((n) => window.astrolabe.loadSample(n), name);
       check(loaded.ok, 'sample ' + name + ' loads without problems', loaded.problems);
       const scenario = await page.evaluate(() => window.astrolabe.scenario());
-      check(scenario.workload && scenario.workload.sample === name, 'scenario() shows sample ' + name);
+      const onFile = JSON.parse(fs.readFileSync(path.join(samplesDir, name, 'scenario.json'), 'utf8'));
+      check(JSON.stringify(canonical(scenario)) === JSON.stringify(canonical(onFile)),
+        'scenario() is the sample\'s scenario.json (' + name + ')');
       await page.evaluate(() => window.astrolabe.run());
       const browserText = await page.evaluate(() => window.astrolabe.reportText());
       const nativeText = nativeReport(['--scenario', path.join(samplesDir, name, 'scenario.json')]);
