@@ -4,7 +4,8 @@
 //     from the two host-timing fields;
 //  3. a share link opened in a fresh browser profile reproduces the run, and the CLI's `run --link` agrees;
 //  4. .et files opened through the file input run like the sample they came from;
-//  5. a corrupt trace gives a message, and the page keeps working afterwards.
+//  5. Cancel stops a long run with a partial report while the page keeps drawing;
+//  6. a corrupt trace gives a message, and the page keeps working afterwards.
 // usage: node web/tests/browser_test.cjs WEB_DIR ASTROLABE_CLI SAMPLES_DIR
 'use strict';
 const { chromium } = require('playwright-core');
@@ -181,7 +182,28 @@ async function openApp(browser, url) {
     check(uploaded.total_ns === sampleNative.total_ns && uploaded.workload === 'embedded (' + etFiles.length + ' traces)',
       'opened .et files of ' + first + ' run to the sample\'s total (' + uploaded.total_ns + ' ns)');
 
-    // 5. A corrupt trace: a message, not a dead page; then the page still runs a sample.
+    // 5. Cancel: a long generated run stops on request with a partial report, and the page kept drawing
+    //    frames meanwhile (the run is stepped a slice per frame).
+    const long = await page.evaluate(() => window.astrolabe.loadScenario({
+      workload: { generate: { kind: 'microbench', collective: 'all_reduce', size: '64MiB', npus: 512, repeat: 8 } },
+      network: { topology: ['Ring'], npus_count: [512], bandwidth: [50], latency: [500] },
+      system: { 'preferred-dataset-splits': 16, 'all-reduce-implementation': ['ring'] },
+    }));
+    check(long.ok, 'a generated 512-NPU microbenchmark scenario loads', long.problems);
+    const cancelled = await page.evaluate(async () => {
+      let frames = 0;
+      const count = () => { frames++; if (frames < 1e6) requestAnimationFrame(count); };
+      requestAnimationFrame(count);
+      const pending = window.astrolabe.run();
+      await new Promise((r) => setTimeout(r, 1500));
+      window.astrolabe.cancel();
+      const report = await pending;
+      return { partial: report.partial, complete: report.complete, frames };
+    });
+    check(cancelled.partial === true && cancelled.complete === false && cancelled.frames >= 10,
+      'Cancel stops a long run with a partial report (' + cancelled.frames + ' frames drawn during 1.5 s of running)');
+
+    // 6. A corrupt trace: a message, not a dead page; then the page still runs a sample.
     const bad = path.join(os.tmpdir(), 'corrupt.0.et');
     fs.writeFileSync(bad, Buffer.from([0xff, 0xff, 0xff, 0xff, 0x0f, 0x08, 0x01, 0x12]));
     await page.setInputFiles('#trace-files', [bad]);
