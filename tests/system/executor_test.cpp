@@ -195,8 +195,14 @@ TEST_CASE("executor: a deadlock ends the run incomplete with a stuck-node report
         REQUIRE(r.stuck.size() == 1);
         CHECK(r.stuck[0].npu == 1);
         CHECK(r.stuck[0].node_id == 1);
-        CHECK_THAT(r.stuck[0].what,
-                   Contains("waits for a message from NPU 0 (tag 6, 1048576 bytes) that was never sent"));
+        CHECK_THAT(
+            r.stuck[0].what,
+            Contains("waits for a message from NPU 0 to NPU 1 (tag 6, 1048576 bytes) that was never sent"));
+        // The send that was made is listed with its source, destination and tag.
+        REQUIRE(r.unreceived.size() == 1);
+        CHECK(r.unreceived[0].key.src == 0);
+        CHECK(r.unreceived[0].key.dst == 1);
+        CHECK(r.unreceived[0].key.tag == 5);
     }
     SECTION("a collective that one member never issues") {
         // NPUs 0..2 all-reduce; NPU 3 only computes. The all-reduce can never complete: NPUs 0..2 are
