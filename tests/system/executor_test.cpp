@@ -317,3 +317,28 @@ TEST_CASE("executor: degenerate inputs finish instead of crashing or hanging", "
         CHECK(r.stats.npus[0].nodes_done == 2);
     }
 }
+
+TEST_CASE("executor: chunk streams are bounded before the run makes them", "[executor][resources]") {
+    // Every chunk of a collective is a stream of about 2 KB, alive at once on each NPU: NPUs x
+    // preferred-dataset-splits may be at most 2^18 = 262144. On a 4-ring that is 65536 splits; one more is
+    // refused with the largest allowed value. A trace without collectives needs no streams at all.
+    auto ring4 = [](uint32_t splits) {
+        SessionConfig cfg;
+        cfg.network =
+            test::network_yaml("topology: [Ring]\nnpus_count: [4]\nbandwidth: [50]\nlatency: [500]\n");
+        cfg.system =
+            test::system_json(R"({"all-reduce-implementation": ["ring"], "preferred-dataset-splits": )" +
+                              std::to_string(splits) + "}");
+        return cfg;
+    };
+    test::TraceBuilder coll, comp;
+    coll.coll(1, CollectiveType::AllReduce, kMiB);
+    comp.comp(1, 5);
+    CHECK(test::build(ring4(65536), test::same_on_all(coll, 4)).is_ok());
+    auto refused = test::build(ring4(65537), test::same_on_all(coll, 4));
+    REQUIRE_FALSE(refused.is_ok());
+    CHECK_THAT(refused.status().message(),
+               Contains("system: preferred-dataset-splits: 65537 chunks on each of 4 NPUs make 262148 chunk "
+                        "streams at once; at most 262144 fit (at most 65536 splits on this network)"));
+    CHECK(test::build(ring4(65537), test::same_on_all(comp, 4)).is_ok());
+}
