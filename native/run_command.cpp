@@ -2,6 +2,7 @@
 #include "core/config/config_parse.h"
 #include "core/config/scenario.h"
 #include "core/report/report.h"
+#include "core/report/warnings.h"
 #include "core/session/scenario_setup.h"
 #include "core/session/session.h"
 #include "core/session/share_link.h"
@@ -39,6 +40,7 @@ const std::vector<OptionSpec> kRunOptions = {
     {"report", true, nullptr, "write the JSON report (docs/report.md) here"},
     {"timeline", true, nullptr, "write a Chrome trace-event timeline here"},
     {"quiet", false, nullptr, "no summary on stdout and no progress bar"},
+    {"strict", false, nullptr, "treat every warning (ignored or approximated input) as an error: exit 2"},
     {"max-sim-time", true, nullptr, "stop once simulated time reaches this many ns (partial report, exit 3)"},
     {"max-wall-time", true, nullptr, "stop after this many seconds of simulation (partial report, exit 3)"},
     {"logging-folder", true, nullptr, "accepted for ASTRA-sim compatibility; ignored"},
@@ -77,6 +79,14 @@ void print_warnings(const std::vector<std::string>& warnings) {
     }
 }
 
+// --strict: every warning is an error. Lists them (distinct, counted, sorted) and gives the exit code.
+int fail_strict(const std::vector<WarningCount>& warnings) {
+    for (const auto& w : warnings)
+        std::fprintf(stderr, "error: --strict: %s (%llu time(s))\n", w.message.c_str(),
+                     static_cast<unsigned long long>(w.count));
+    return 2;
+}
+
 // Reads and parses every config the arguments name, collecting all problems.
 Status load_configs(const Args& a, SessionConfig& cfg) {
     Status problems;
@@ -108,7 +118,21 @@ Status load_configs(const Args& a, SessionConfig& cfg) {
 } // namespace
 
 int fail(const std::string& message) {
-    std::fprintf(stderr, "%s\n", message.c_str());
+    // Messages may quote bytes of a bad file: control bytes (a NUL would cut the line short) are escaped.
+    std::string out;
+    out.reserve(message.size() + 1);
+    for (char c : message) {
+        auto b = static_cast<unsigned char>(c);
+        if (b < 0x20 && c != '\n' && c != '\t') {
+            char hex[8];
+            std::snprintf(hex, sizeof hex, "\\x%02x", b);
+            out += hex;
+        } else {
+            out += c;
+        }
+    }
+    out += '\n';
+    std::fwrite(out.data(), 1, out.size(), stderr);
     return 2;
 }
 
@@ -221,6 +245,9 @@ int run_command(const std::vector<std::string>& argv) {
     }
     print_warnings(warnings);
     if (!built.is_ok()) return fail(built.status().message());
+    // Load warnings stop a strict run before it starts; the run's own (notes, unreceived messages) after it.
+    const bool strict = a.has("strict");
+    if (strict && !warnings.empty()) return fail_strict(count_warnings(warnings));
     Simulation& sim = *built.value();
 
     // Limits and Ctrl-C stop the run at the next slice boundary and still write a report, marked partial.
@@ -271,6 +298,11 @@ int run_command(const std::vector<std::string>& argv) {
     ctx.wall_s = std::chrono::duration<double>(end - run_start).count();
     ctx.partial = !stopped.empty();
     ctx.partial_reason = stopped;
+    ctx.load_warnings = std::move(warnings);
+    if (strict && stopped.empty() && result.complete) {
+        auto found = collect_warnings(ctx.load_warnings, result);
+        if (!found.empty()) return fail_strict(found);
+    }
 
     int rc = 0;
     if (a.has("report")) {
@@ -281,7 +313,9 @@ int run_command(const std::vector<std::string>& argv) {
         Status st = write_file(a.get("timeline"), timeline_json(sim, result));
         if (!st.is_ok()) rc = fail(st.message());
     }
-    if (!quiet) std::fputs(report_summary(result, ctx).c_str(), stdout);
+    // A run that cannot finish is bad input (exit 2, the stuck nodes on stderr): no result on stdout.
+    if (!quiet && (result.complete || !stopped.empty()))
+        std::fputs(report_summary(result, ctx).c_str(), stdout);
     if (!stopped.empty()) {
         std::fprintf(stderr, "stopped early: %s; the report is partial\n", stopped.c_str());
         return rc ? rc : 3;

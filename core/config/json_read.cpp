@@ -7,7 +7,9 @@ namespace astrolabe::config::detail {
 Result<json> parse_json_text(std::string_view text, const std::string& source) {
     try {
         return json::parse(text.begin(), text.end());
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) {
+        // parse_error, and also out_of_range for a number too large for a double (`1e999`): every
+        // nlohmann exception here is a problem of the text, never a reason to terminate.
         std::string what = e.what();
         // nlohmann prefixes "[json.exception.parse_error.101] "; keep only the human part.
         auto p = what.find("] ");

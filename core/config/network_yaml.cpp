@@ -6,6 +6,7 @@
 #include "core/config/json_read.h"
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 
@@ -74,6 +75,18 @@ void split_flow(const std::string& body, int line, std::vector<Scalar>& out) {
 Result<RawNetwork> read_yaml(std::string_view text, const std::string& source) {
     RawNetwork raw;
     Status problems;
+    // A binary file (or a trace given as the network) would otherwise give messages quoting raw bytes.
+    size_t line_no = 1;
+    for (char c : text) {
+        auto b = static_cast<unsigned char>(c);
+        if (c == '\n') ++line_no;
+        if (b < 0x20 && c != '\n' && c != '\r' && c != '\t') {
+            char hex[8];
+            std::snprintf(hex, sizeof hex, "0x%02x", b);
+            return Status::error(source + ": line " + std::to_string(line_no) + ": control byte " + hex +
+                                 "; a text YAML file was expected (is this a binary file?)");
+        }
+    }
     std::vector<std::string> lines;
     size_t start = 0;
     while (start <= text.size()) {

@@ -1,6 +1,7 @@
 #include "core/report/report.h"
 
 #include "core/base/json_writer.h"
+#include "core/report/warnings.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -117,6 +118,14 @@ std::string report_json(const RunResult& r, const ReportContext& ctx) {
         w.begin_object();
         w.field("src", uint64_t(m.key.src)).field("dst", uint64_t(m.key.dst));
         w.field("tag", m.key.tag).field("bytes", m.key.bytes);
+        w.end_object();
+    }
+    w.end_array();
+    w.key("warnings").begin_array();
+    for (const auto& warning : collect_warnings(ctx.load_warnings, r)) {
+        w.begin_object();
+        w.field("message", warning.message);
+        w.field("count", warning.count);
         w.end_object();
     }
     w.end_array();

@@ -8,6 +8,7 @@
 #include "core/system/scheduling/simulation.h"
 
 #include <string>
+#include <vector>
 
 namespace astrolabe {
 
@@ -18,6 +19,8 @@ struct ReportContext {
     double wall_s = 0;
     bool partial = false; // stopped early (interrupted or a limit)
     std::string partial_reason;
+    // build_simulation's warnings, one per occurrence; merged with the run's notes into `warnings`.
+    std::vector<std::string> load_warnings;
 };
 
 std::string report_json(const RunResult& r, const ReportContext& ctx);

@@ -9,10 +9,18 @@ namespace astrolabe {
 
 namespace {
 
+// The most trace bytes a generated workload may hold in memory. The simulation then needs about as much
+// again for its graphs; a browser tab (wasm32) has at most 4 GiB in all, a workstation more.
+constexpr uint64_t kMaxGeneratedBytes = sizeof(size_t) >= 8 ? uint64_t(2) << 30 : uint64_t(768) << 20;
+
 Status prefixed(const Status& s) {
     Status out;
-    for (const auto& m : s.problems())
-        out.add("workload.generate." + m);
+    // A parameter's problem starts with its name ("tp: 3; ..."); others are about the whole workload.
+    for (const auto& m : s.problems()) {
+        size_t colon = m.find(':');
+        bool names_key = colon != std::string::npos && m.find(' ') > colon;
+        out.add((names_key ? "workload.generate." : "workload.generate: ") + m);
+    }
     return out;
 }
 
@@ -26,7 +34,7 @@ Result<GeneratedWorkload> generate_workload(const std::string& kind,
         Status st = generate::apply_params(p, params);
         if (st.is_ok()) st = generate::check(p);
         if (!st.is_ok()) return prefixed(st);
-        generate::MemorySink sink;
+        generate::MemorySink sink(kMaxGeneratedBytes, p.npus());
         st = generate::generate_transformer(p, sink);
         if (!st.is_ok()) return prefixed(st);
         w.npus = static_cast<uint32_t>(sink.ranks.size());
@@ -46,9 +54,13 @@ Result<GeneratedWorkload> generate_workload(const std::string& kind,
         if (st.is_ok()) st = generate::check(p);
         if (!st.is_ok()) return prefixed(st);
         w.npus = p.npus;
+        generate::MemorySink sink(kMaxGeneratedBytes, p.npus);
+        for (uint32_t r = 0; r < p.npus; ++r) {
+            st = sink.write_rank(r, trace::encode_trace(generate::microbench_trace(p, r)));
+            if (!st.is_ok()) return prefixed(st);
+        }
         for (uint32_t r = 0; r < p.npus; ++r)
-            w.traces.add("microbench." + std::to_string(r) + ".et",
-                         trace::encode_trace(generate::microbench_trace(p, r)));
+            w.traces.add("microbench." + std::to_string(r) + ".et", std::move(sink.ranks[r]));
         return w;
     }
     return Status::error("workload.generate.kind: '" + kind +

@@ -7,7 +7,9 @@
 #include "core/trace/gzip.h"
 #include "core/trace/wire.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -345,8 +347,18 @@ Status for_each_node(std::string_view bytes, const std::string& source, const Re
                      GlobalMetadata& metadata, const std::function<void(const Node&)>& visit) {
     std::string inflated;
     if (looks_gzipped(bytes)) {
-        auto r = gunzip(bytes, options.max_decompressed_bytes);
-        if (!r) return Status::error(source + ": " + r.status().message());
+        constexpr size_t kRatioFloor = size_t(64) << 20;
+        const size_t ratio = std::max<size_t>(options.max_inflate_ratio, 1);
+        const size_t by_ratio = bytes.size() > SIZE_MAX / ratio ? SIZE_MAX : bytes.size() * ratio;
+        const size_t limit = std::min(options.max_decompressed_bytes, std::max(kRatioFloor, by_ratio));
+        auto r = gunzip(bytes, limit);
+        if (!r) {
+            std::string why = source + ": " + r.status().message();
+            if (limit < options.max_decompressed_bytes)
+                why += " (" + std::to_string(ratio) + " times the compressed " +
+                       std::to_string(bytes.size()) + " bytes; a gzip bomb?)";
+            return Status::error(why);
+        }
         inflated = std::move(r).value();
         bytes = inflated;
     }
@@ -386,6 +398,11 @@ Status for_each_node(std::string_view bytes, const std::string& source, const Re
             for (const auto& a : meta.attr())
                 metadata.attrs.push_back(to_plain(a));
         } else {
+            // An empty message is a node with id 0, no type and nothing else. Refusing it keeps a few bytes
+            // of input from standing for millions of nodes (a file of zeros is one node per byte).
+            if (len == 0)
+                return Status::error(source + ": message " + std::to_string(index) + at(start) +
+                                     " is empty; a Chakra node has at least an id and a type");
             pnode.Clear();
             if (!pnode.ParseFromArray(msg.data(), static_cast<int>(msg.size())))
                 return Status::error(source + ": message " + std::to_string(index) + at(start) +

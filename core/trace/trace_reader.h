@@ -21,10 +21,16 @@ struct ReadOptions {
     bool keep_attributes = false; // fill Node::attrs with every attribute verbatim
     bool keep_names = true;       // node names (labels)
     bool keep_io = true;          // inputs/outputs text (metadata nodes keep theirs always)
-    // Bound for gzip inflation: 4 GiB, or what a 32-bit size_t (wasm32) can hold.
-    size_t max_decompressed_bytes = static_cast<size_t>(std::min<uint64_t>(uint64_t(1) << 32, SIZE_MAX));
-    size_t max_nodes = size_t(1) << 28;              // bound on nodes per file
-    size_t max_problems = 20;                        // stop collecting after this many problems
+    // Bound for gzip inflation: 4 GiB natively; 1 GiB where size_t has 32 bits (wasm32), whose whole heap
+    // is at most 4 GiB and a growing string briefly needs twice its size.
+    size_t max_decompressed_bytes =
+        sizeof(size_t) >= 8 ? static_cast<size_t>(uint64_t(1) << 32) : size_t(1) << 30;
+    // A second bound, relative: a file may inflate to this many times its compressed size (or 64 MiB, if
+    // more). Chakra traces compress about 5 to 20 times; a gzip bomb about 1000 times, and is refused
+    // once it passes the bound instead of filling memory.
+    size_t max_inflate_ratio = 256;
+    size_t max_nodes = size_t(1) << 28; // bound on nodes per file
+    size_t max_problems = 20;           // stop collecting after this many problems
 };
 
 // Decodes a whole file into memory.

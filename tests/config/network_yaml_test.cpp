@@ -131,3 +131,17 @@ TEST_CASE("network YAML: an unclosed flow list is reported where it opens", "[co
     REQUIRE_FALSE(r.is_ok());
     CHECK_THAT(r.status().message(), Contains("x.yml: line 1: topology:"));
 }
+
+TEST_CASE("network YAML: a binary file is refused at its first control byte", "[config][network]") {
+    // A NUL on line 2 (a trace or an archive given as --network): one message naming the line and byte,
+    // not messages that quote raw bytes (a NUL would cut the printed line short).
+    std::string text = std::string("topology: [Ring]\nnpus_count: [2") + '\0' + "]\n";
+    auto r = parse_network_yaml(text, "n.yml");
+    REQUIRE_FALSE(r.is_ok());
+    CHECK(r.status().message() ==
+          "n.yml: line 2: control byte 0x00; a text YAML file was expected (is this a binary file?)");
+    // Tabs and CRLF line ends are text.
+    CHECK(parse_network_yaml("topology:\t[Ring]\r\nnpus_count: [2]\r\nbandwidth: [50]\r\nlatency: [500]\r\n",
+                             "n.yml")
+              .is_ok());
+}

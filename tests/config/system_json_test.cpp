@@ -123,3 +123,13 @@ TEST_CASE("system JSON: a custom implementation names its ET prefix", "[config][
     CHECK(r.value().scheduling_policy == SchedulingPolicy::FIFO);
     CHECK(r.value().implementation[0].empty());
 }
+
+TEST_CASE("system JSON: a number too large for a double is an error, not an exception", "[config][system]") {
+    // nlohmann throws out_of_range (not parse_error) for 1e999; found by fuzz_configs
+    // (tests/fuzz/regressions/fuzz_configs/number-out-of-range-812941bd, the text "189e933.6").
+    for (const char* text : {"189e933.6", R"({"local-mem-bw": 1e999})"}) {
+        auto r = parse_system_json(text, "s.json");
+        REQUIRE_FALSE(r.is_ok());
+        CHECK_THAT(r.status().message(), Contains("s.json: invalid JSON: number overflow"));
+    }
+}

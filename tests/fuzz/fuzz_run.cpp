@@ -1,6 +1,8 @@
 // libFuzzer harness: a whole simulation of one fuzzed trace on a 4-NPU ring (the same bytes for every NPU),
 // so malformed but decodable graphs reach the executor, the collectives and the matcher. The run must end
-// (complete or with stuck nodes listed), never crash or loop.
+// (complete or with stuck nodes listed), never crash or loop. The network model is picked from the input's
+// size (analytical, congestion, flow in turn), so every model meets the same graphs without changing what
+// the bytes mean (seeds and regressions stay valid traces).
 #include "core/config/config_parse.h"
 #include "core/session/session.h"
 
@@ -24,6 +26,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     SessionConfig cfg;
     cfg.network = net;
     cfg.system = sys;
+    static const NetworkModelKind kModels[] = {NetworkModelKind::Analytical, NetworkModelKind::Congestion,
+                                               NetworkModelKind::Flow};
+    cfg.network_model = kModels[size % 3];
     MemoryTraceSource traces;
     std::string bytes(reinterpret_cast<const char*>(data), size);
     for (int r = 0; r < 4; ++r)

@@ -1,6 +1,7 @@
 // A scenario's {"generate": {...}} workload: parsed by the scenario reader, generated in memory by the
 // session layer, and run like any other workload (what `run --scenario` and a shared browser link do).
 #include "core/config/scenario.h"
+#include "core/generate/trace_sink.h"
 #include "core/session/generated_workload.h"
 #include "support/test_support.h"
 
@@ -73,4 +74,33 @@ TEST_CASE("scenario generate workload: a handful of parameters is a whole worklo
         CHECK_THAT(gen.status().message(), Contains("workload.generate.tp: 3; a divisor of hidden (128)"));
         CHECK_FALSE(generate_workload("resnet", {}).is_ok());
     }
+}
+
+TEST_CASE("generated workload: more trace bytes than memory holds is refused before they are made",
+          "[generate][scenario]") {
+    // 16777216 NPUs x 1000 all-reduces: one rank's trace is tens of KB, so the whole set would be about a
+    // terabyte. The projection from rank 0 refuses it at once (a few parameters in a link must not kill
+    // the process). A small set passes.
+    auto huge = generate_workload(
+        "microbench",
+        {{"collective", "all_reduce"}, {"size", "1MiB"}, {"npus", "16777216"}, {"repeat", "1000"}});
+    REQUIRE_FALSE(huge.is_ok());
+    CHECK_THAT(huge.status().message(), Contains("workload.generate: the generated traces need about "));
+    CHECK_THAT(huge.status().message(), Contains("(16777216 ranks); at most "));
+    auto small =
+        generate_workload("microbench", {{"collective", "all_reduce"}, {"size", "1MiB"}, {"npus", "4"}});
+    REQUIRE(small.is_ok());
+    CHECK(small.value().npus == 4);
+}
+
+TEST_CASE("generated workload: the memory sink's budget, projected and actual", "[generate]") {
+    // 100 bytes at most, 10 ranks expected: a first rank of 20 bytes projects 200 and is refused; with no
+    // expectation, ranks of 40 bytes are kept until the third passes 100.
+    generate::MemorySink projected(100, 10);
+    CHECK_THAT(projected.write_rank(0, std::string(20, 'x')).message(), Contains("need about 200 bytes"));
+    generate::MemorySink actual(100, 0);
+    CHECK(actual.write_rank(0, std::string(40, 'x')).is_ok());
+    CHECK(actual.write_rank(1, std::string(40, 'x')).is_ok());
+    CHECK_THAT(actual.write_rank(2, std::string(40, 'x')).message(), Contains("need more than 120 bytes"));
+    CHECK(actual.ranks.size() == 2);
 }

@@ -195,8 +195,14 @@ TEST_CASE("executor: a deadlock ends the run incomplete with a stuck-node report
         REQUIRE(r.stuck.size() == 1);
         CHECK(r.stuck[0].npu == 1);
         CHECK(r.stuck[0].node_id == 1);
-        CHECK_THAT(r.stuck[0].what,
-                   Contains("waits for a message from NPU 0 (tag 6, 1048576 bytes) that was never sent"));
+        CHECK_THAT(
+            r.stuck[0].what,
+            Contains("waits for a message from NPU 0 to NPU 1 (tag 6, 1048576 bytes) that was never sent"));
+        // The send that was made is listed with its source, destination and tag.
+        REQUIRE(r.unreceived.size() == 1);
+        CHECK(r.unreceived[0].key.src == 0);
+        CHECK(r.unreceived[0].key.dst == 1);
+        CHECK(r.unreceived[0].key.tag == 5);
     }
     SECTION("a collective that one member never issues") {
         // NPUs 0..2 all-reduce; NPU 3 only computes. The all-reduce can never complete: NPUs 0..2 are
@@ -310,4 +316,29 @@ TEST_CASE("executor: degenerate inputs finish instead of crashing or hanging", "
         REQUIRE(r.complete);
         CHECK(r.stats.npus[0].nodes_done == 2);
     }
+}
+
+TEST_CASE("executor: chunk streams are bounded before the run makes them", "[executor][resources]") {
+    // Every chunk of a collective is a stream of about 2 KB, alive at once on each NPU: NPUs x
+    // preferred-dataset-splits may be at most 2^18 = 262144. On a 4-ring that is 65536 splits; one more is
+    // refused with the largest allowed value. A trace without collectives needs no streams at all.
+    auto ring4 = [](uint32_t splits) {
+        SessionConfig cfg;
+        cfg.network =
+            test::network_yaml("topology: [Ring]\nnpus_count: [4]\nbandwidth: [50]\nlatency: [500]\n");
+        cfg.system =
+            test::system_json(R"({"all-reduce-implementation": ["ring"], "preferred-dataset-splits": )" +
+                              std::to_string(splits) + "}");
+        return cfg;
+    };
+    test::TraceBuilder coll, comp;
+    coll.coll(1, CollectiveType::AllReduce, kMiB);
+    comp.comp(1, 5);
+    CHECK(test::build(ring4(65536), test::same_on_all(coll, 4)).is_ok());
+    auto refused = test::build(ring4(65537), test::same_on_all(coll, 4));
+    REQUIRE_FALSE(refused.is_ok());
+    CHECK_THAT(refused.status().message(),
+               Contains("system: preferred-dataset-splits: 65537 chunks on each of 4 NPUs make 262148 chunk "
+                        "streams at once; at most 262144 fit (at most 65536 splits on this network)"));
+    CHECK(test::build(ring4(65537), test::same_on_all(comp, 4)).is_ok());
 }

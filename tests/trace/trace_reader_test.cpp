@@ -187,6 +187,23 @@ TEST_CASE("trace reader: gzip-compressed traces are accepted", "[trace]") {
     }
 }
 
+TEST_CASE("trace reader: a gzip bomb is refused at 256 times its compressed size", "[trace]") {
+    // 96 MiB of zeros deflate to about 100 KB: inflating past max(64 MiB, 256 x compressed) is refused
+    // before the whole file is in memory.
+    std::string gz = gzip(std::string(size_t(96) << 20, '\0'));
+    REQUIRE(gz.size() * 256 < (size_t(64) << 20)); // so the 64 MiB floor is the bound in force
+    auto r = decode_trace(gz, "bomb.et.gz");
+    REQUIRE_FALSE(r.is_ok());
+    CHECK_THAT(r.status().message(),
+               Contains("bomb.et.gz: gzip: decompressed size exceeds the limit of 67108864 "
+                        "bytes (256 times the compressed"));
+    // A file under the floor is not refused by the ratio: 1 MiB of zeros (about 1000 to 1) inflates and
+    // fails later, as zeros are not a trace.
+    auto small = decode_trace(gzip(std::string(size_t(1) << 20, '\0')), "zeros.et.gz");
+    REQUIRE_FALSE(small.is_ok());
+    CHECK_THAT(small.status().message(), Contains("zeros.et.gz: message 1 at byte 1 is empty"));
+}
+
 TEST_CASE("trace reader: truncated and garbage input give an error and never a crash", "[trace]") {
     const std::string stage = test::read_data("traces/stage/gpt_dp4_8l/workload.0.et");
 

@@ -197,7 +197,16 @@ uint64_t CollectiveEngine::next_tag(uint32_t npu, uint32_t group_id) {
 // [SECTION] queues: admission and phase changes
 
 void CollectiveEngine::insert_ordered(std::vector<uint32_t>& list, uint32_t s) {
-    // Behind every running stream and every waiting stream of equal or higher priority.
+    // Behind every running stream and every waiting stream of equal or higher priority. The list is the
+    // running streams, then the waiting ones by non-increasing priority (admit() starts them from the
+    // front), so the streams to skip are a prefix: when the last one is skipped, all are. That common case
+    // (equal priorities) appends at once; a linear scan per stream would make a collective of a million
+    // chunks (preferred-dataset-splits) quadratic, a hang in one event.
+    if (list.empty() || streams_[list.back()].initialized ||
+        streams_[list.back()].priority >= streams_[s].priority) {
+        list.push_back(s);
+        return;
+    }
     size_t i = 0;
     while (i < list.size() &&
            (streams_[list[i]].initialized || streams_[list[i]].priority >= streams_[s].priority))

@@ -181,6 +181,30 @@ Status check_collectives(const config::SystemConfig& sys, const config::NetworkC
     return problems;
 }
 
+namespace {
+
+// Each NPU runs one collective at a time, split into preferred-dataset-splits chunks; every chunk is a stream
+// with its own phase state (about 2 KB). Bound the streams alive at once before the run makes them: a
+// million splits on 8 NPUs would otherwise take 15 GB and hours inside one event; 2^18 streams take about
+// 500 MB (4096 NPUs with 64 splits). Only traces with collectives (whole-system or group) need streams.
+Status check_streams(const SimulationInput& in, const std::string& source) {
+    constexpr uint64_t kMaxStreams = uint64_t(1) << 18;
+    const uint64_t npus = in.network.npus();
+    const uint64_t splits = std::max<uint32_t>(1, in.system.preferred_dataset_splits);
+    if (npus * splits <= kMaxStreams) return Status::ok();
+    for (const auto& g : in.graphs)
+        for (const auto& n : g.nodes)
+            if (n.kind == NodeKind::Collective)
+                return Status::error(
+                    source + ": preferred-dataset-splits: " + std::to_string(splits) + " chunks on each of " +
+                    std::to_string(npus) + " NPUs make " + std::to_string(npus * splits) +
+                    " chunk streams at once; at most " + std::to_string(kMaxStreams) + " fit (at most " +
+                    std::to_string(std::max<uint64_t>(1, kMaxStreams / npus)) + " splits on this network)");
+    return Status::ok();
+}
+
+} // namespace
+
 // The parts of a run, in construction order (each refers to the ones above it).
 struct Simulation::Parts {
     Engine engine;
@@ -231,6 +255,7 @@ Result<std::unique_ptr<Simulation>> Simulation::create(SimulationInput input,
     problems.merge(check_collectives(input.system, input.network,
                                      used_collective_kinds(input.graphs, input.groups), "system", warnings));
     problems.merge(check_custom(input, "system"));
+    problems.merge(check_streams(input, "system"));
     uint64_t memory_nodes = 0;
     for (const auto& g : input.graphs)
         for (const auto& n : g.nodes)

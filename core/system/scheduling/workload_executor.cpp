@@ -351,8 +351,9 @@ std::string WorkloadExecutor::describe(uint32_t npu, uint32_t node, bool running
     }
     switch (n.kind) {
     case NodeKind::Recv:
-        return label + " waits for a message from NPU " + std::to_string(n.peer) + " (tag " +
-               std::to_string(n.tag) + ", " + std::to_string(n.bytes) + " bytes) that was never sent";
+        return label + " waits for a message from NPU " + std::to_string(n.peer) + " to NPU " +
+               std::to_string(npu) + " (tag " + std::to_string(n.tag) + ", " + std::to_string(n.bytes) +
+               " bytes) that was never sent";
     case NodeKind::Collective: {
         const auto& group = groups_.groups[n.peer];
         return label + " (" + trace::collective_type_name(n.collective) + ", " + std::to_string(n.bytes) +

@@ -82,6 +82,9 @@ void GraphBuilder::add(const trace::Node& n) {
     const uint32_t raw_type = n.raw_type != 0 ? n.raw_type : static_cast<uint32_t>(n.type);
     switch (raw_type) {
     case static_cast<uint32_t>(trace::NodeType::Invalid):
+        ++invalid_nodes_; // a node without a type: nothing to simulate, but the user should know
+        g.kind = NodeKind::Nop;
+        break;
     case static_cast<uint32_t>(trace::NodeType::Metadata):
         g.kind = NodeKind::Nop;
         break;
@@ -243,6 +246,9 @@ Result<WorkloadGraph> GraphBuilder::finish(std::vector<std::string>& warnings) {
         warnings.push_back(
             source_ + ": " + std::to_string(no_time_compute_) +
             " compute node(s) have neither duration_micros nor num_ops; each takes 1 ns, as in ASTRA-sim");
+    if (invalid_nodes_)
+        warnings.push_back(source_ + ": " + std::to_string(invalid_nodes_) +
+                           " node(s) have type INVALID_NODE (0, or no type); they take no time");
     if (cpu_comm_nodes_)
         warnings.push_back(
             source_ + ": " + std::to_string(cpu_comm_nodes_) +

@@ -118,6 +118,7 @@ private:
     std::vector<std::pair<uint32_t, uint64_t>> edges_; // (child index in arrival order, parent id)
     Status problems_;
     uint64_t no_time_compute_ = 0;     // COMP nodes with neither duration nor num_ops
+    uint64_t invalid_nodes_ = 0;       // INVALID_NODE (type 0) nodes, run as no-ops
     uint64_t cpu_comm_nodes_ = 0;      // communication nodes flagged is_cpu_op (replayed as CPU work)
     uint64_t gpu_compute_ = 0;         // COMP nodes not flagged is_cpu_op
     uint64_t unread_matmuls_ = 0;      // matrix-multiply operators whose input shapes gave no GEMM
