@@ -268,6 +268,7 @@ void App::finish(RunPhase end) {
     has_result_ = true;
     ReportContext ctx = report_context(*sim_, workload_label_);
     ctx.wall_s = run_wall_s_;
+    ctx.load_warnings = warnings_; // as the CLI does: the report lists them with the run's own
     if (end == RunPhase::Cancelled) {
         ctx.partial = true;
         ctx.partial_reason = "cancelled in the browser";

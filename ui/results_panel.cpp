@@ -1,5 +1,6 @@
 // The results panel: totals, the per-NPU breakdown as stacked bars, the collectives table, the timeline
 // and the run's warnings, one tab each.
+#include "core/report/warnings.h"
 #include "core/trace/trace_types.h"
 #include "ui/ui.h"
 
@@ -143,14 +144,12 @@ void collectives_tab(const App& app) {
 
 void warnings_tab(const App& app) {
     const RunResult& r = *app.result();
-    if (app.warnings().empty() && r.stats.notes.empty() && r.unreceived.empty() && r.stuck.empty())
-        ImGui::TextDisabled("no warnings");
-    for (const auto& w : app.warnings())
-        ImGui::TextWrapped("warning: %s", w.c_str());
-    for (const auto& n : r.stats.notes)
-        ImGui::TextWrapped("note (%llu x): %s", static_cast<unsigned long long>(n.second), n.first.c_str());
-    if (!r.unreceived.empty())
-        ImGui::TextWrapped("%zu message(s) were sent but never received", r.unreceived.size());
+    // The report's list: load warnings, modelling notes and unreceived messages, distinct and counted.
+    const auto warnings = collect_warnings(app.warnings(), r);
+    if (warnings.empty() && r.stuck.empty()) ImGui::TextDisabled("no warnings");
+    for (const auto& w : warnings)
+        ImGui::TextWrapped("warning (%llu x): %s", static_cast<unsigned long long>(w.count),
+                           w.message.c_str());
     for (size_t i = 0; i < r.stuck.size() && i < 50; ++i)
         ImGui::TextWrapped("stuck: NPU %u: %s", r.stuck[i].npu, r.stuck[i].what.c_str());
 }

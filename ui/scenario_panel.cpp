@@ -376,8 +376,7 @@ void draw_scenario_panel(App& app, View& view, Platform& platform) {
         if (view.sample >= static_cast<int>(samples.size())) view.sample = 0;
         // Follow a sample loaded from elsewhere (a link, the JS API) so the picker shows what is loaded.
         for (size_t i = 0; i < samples.size(); ++i)
-            if (app.scenario_source() == "sample " + samples[i].name)
-                view.sample = static_cast<int>(i);
+            if (app.scenario_source() == "sample " + samples[i].name) view.sample = static_cast<int>(i);
         ImGui::SetNextItemWidth(220);
         if (ImGui::BeginCombo("##sample", samples[view.sample].name.c_str())) {
             for (size_t i = 0; i < samples.size(); ++i) {
