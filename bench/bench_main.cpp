@@ -152,22 +152,25 @@ const char* k2d =
 const char* k3d = "topology: [Switch, Ring, Ring]\nnpus_count: [8, 16, 32]\nbandwidth: [400, 100, 50]\n"
                   "latency: [100, 500, 500]\n";
 
-// A GPT-3-shaped training step at 32768 NPUs (DP 512 x TP 8 x PP 8, 8 layers, 2 micro-batches). The
+// A GPT-3-shaped training step at 32768 NPUs (DP 128 x TP 8 x PP 32, 32 layers, 2 micro-batches,
+// roofline compute at 900 TFLOPS). A ring all-reduce costs each member 2 (D - 1) packets, so the events grow
+// with NPUs x DP; DP 128 keeps the step to a few hundred million events. The
 // generator numbers ranks DP fastest, so the network's first dimension is the DP ring, the second the TP
 // switch and the third the PP ring. The network model is the
 // case's (a scenario override).
 const char* kGen32k = R"({"schema": "astrolabe.scenario/1",
-  "workload": {"generate": {"kind": "transformer", "preset": "gpt3-175b", "layers": 8, "batch": 16,
-               "micro-batch": 8, "dp": 512, "tp": 8, "pp": 8}},
-  "network": {"topology": ["Ring", "Switch", "Ring"], "npus_count": [512, 8, 8],
+  "workload": {"generate": {"kind": "transformer", "preset": "gpt3-175b", "layers": 32, "batch": 16,
+               "micro-batch": 8, "dp": 128, "tp": 8, "pp": 32}},
+  "network": {"topology": ["Ring", "Switch", "Ring"], "npus_count": [128, 8, 32],
               "bandwidth": [50, 400, 50], "latency": [500, 100, 500]},
   "system": {"scheduling-policy": "LIFO", "endpoint-delay": 10, "active-chunks-per-dimension": 1,
              "preferred-dataset-splits": 4, "collective-optimization": "localBWAware", "local-mem-bw": 1600,
+             "roofline-enabled": 1, "peak-perf": 900,
              "all-reduce-implementation": ["ring", "ring", "ring"],
              "all-gather-implementation": ["ring", "ring", "ring"],
              "reduce-scatter-implementation": ["ring", "ring", "ring"],
              "all-to-all-implementation": ["direct", "direct", "direct"]},
-  "compute_model": "trace"})";
+  "compute_model": "roofline"})";
 
 const Case kCases[] = {
     // The event engine alone, with the real mix of same-tick, endpoint-delay and network-delay events.
