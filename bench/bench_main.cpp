@@ -2,7 +2,10 @@
 // the case several times and prints the median run: NPUs, events, load and run wall time, events/s, the
 // peak resident memory of that case, and the simulated time (which must never change between builds).
 //
-//   astrolabe_bench [--runs N] [--filter SUBSTRING] [--json FILE]
+//   astrolabe_bench [--runs N] [--filter SUBSTRING] [--skip SUBSTRING] [--json FILE]
+//
+// --filter keeps the cases whose name contains SUBSTRING, --skip drops them (e.g. --skip 32768 leaves out
+// the minute-long training steps).
 //
 // Wall time is the simulation only (`run_s`); building it (decoding traces, or generating them) is `load_s`.
 // Peak memory is per case on Linux (the kernel's high-water mark is reset before each case); in the wasm
@@ -280,16 +283,20 @@ void write_json(const std::string& path, const std::vector<Row>& rows, int runs)
 
 int main(int argc, char** argv) {
     int runs = 3;
-    std::string filter, json;
+    std::string filter, skip, json;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--runs") && i + 1 < argc)
             runs = std::max(1, std::atoi(argv[++i]));
         else if (!std::strcmp(argv[i], "--filter") && i + 1 < argc)
             filter = argv[++i];
+        else if (!std::strcmp(argv[i], "--skip") && i + 1 < argc)
+            skip = argv[++i];
         else if (!std::strcmp(argv[i], "--json") && i + 1 < argc)
             json = argv[++i];
         else {
-            std::fprintf(stderr, "usage: astrolabe_bench [--runs N] [--filter SUBSTRING] [--json FILE]\n");
+            std::fprintf(
+                stderr,
+                "usage: astrolabe_bench [--runs N] [--filter SUBSTRING] [--skip SUBSTRING] [--json FILE]\n");
             return 2;
         }
     }
@@ -298,6 +305,7 @@ int main(int argc, char** argv) {
     std::vector<Row> rows;
     for (const auto& c : kCases) {
         if (!filter.empty() && std::string(c.name).find(filter) == std::string::npos) continue;
+        if (!skip.empty() && std::string(c.name).find(skip) != std::string::npos) continue;
         reset_peak_memory();
         std::vector<Sample> samples;
         for (int i = 0; i < runs; ++i)

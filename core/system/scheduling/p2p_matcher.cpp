@@ -7,7 +7,7 @@ namespace astrolabe {
 uint32_t P2PMatcher::channel_for(const MessageKey& key) {
     uint64_t hash = MessageKeyHash{}(key);
     uint32_t found = index_.find(hash, [&](uint32_t c) { return pool_[c].key == key; });
-    if (found != ChannelIndex::kNone) return found;
+    if (found != HashIndex::kNone) return found;
     uint32_t c;
     if (free_channels_.empty()) {
         c = static_cast<uint32_t>(pool_.size());

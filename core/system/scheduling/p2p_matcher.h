@@ -8,9 +8,9 @@
 // up in the stuck-node report. `space` keeps workload tags apart from collective stream tags.
 #pragma once
 
+#include "core/base/hash_index.h"
 #include "core/engine/engine.h"
 #include "core/network/network_model.h"
-#include "core/system/scheduling/channel_index.h"
 
 #include <cstdint>
 #include <vector>
@@ -92,7 +92,7 @@ private:
 
     Engine& engine_;
     NetworkModel& network_;
-    ChannelIndex index_; // key -> channel in pool_
+    HashIndex index_; // key -> channel in pool_
     std::vector<Channel> pool_;
     std::vector<uint32_t> free_channels_;
     std::vector<InFlight> in_flight_;

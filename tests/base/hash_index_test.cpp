@@ -1,6 +1,6 @@
 // The P2P matcher's open-addressing index: lookups, inserts and backward-shift erases against a plain
 // reference (a vector of live entries), including keys that collide on purpose.
-#include "core/system/scheduling/channel_index.h"
+#include "core/base/hash_index.h"
 
 #include <catch2/catch.hpp>
 
@@ -18,28 +18,28 @@ struct Model {
     uint32_t find(uint64_t hash, uint32_t channel) const {
         for (const auto& e : live)
             if (e.first == hash && e.second == channel) return channel;
-        return ChannelIndex::kNone;
+        return HashIndex::kNone;
     }
 };
 
-uint32_t lookup(const ChannelIndex& index, uint64_t hash, uint32_t channel) {
+uint32_t lookup(const HashIndex& index, uint64_t hash, uint32_t channel) {
     return index.find(hash, [&](uint32_t c) { return c == channel; });
 }
 
 } // namespace
 
-TEST_CASE("channel index: insert, find, erase") {
+TEST_CASE("hash index: insert, find, erase") {
     SECTION("an empty index finds nothing") {
         // Scenario: no inserts. Expected: kNone, size 0.
-        ChannelIndex index;
-        CHECK(lookup(index, 42, 0) == ChannelIndex::kNone);
+        HashIndex index;
+        CHECK(lookup(index, 42, 0) == HashIndex::kNone);
         CHECK(index.size() == 0);
     }
     SECTION("colliding hashes stay apart and survive erases in the middle of their probe run") {
         // Scenario: 40 channels whose hashes share their low 16 bits (one long probe run), then every
         // third one erased. Expected: exactly the remaining 26 are found; backward-shift deletion must not
         // cut the run in two (a tombstone-free table that did would lose the members after the hole).
-        ChannelIndex index;
+        HashIndex index;
         Model model;
         for (uint32_t c = 0; c < 40; ++c) {
             uint64_t h = (uint64_t(c) << 40) | 0x1234u;
@@ -60,7 +60,7 @@ TEST_CASE("channel index: insert, find, erase") {
         // Scenario: 20000 operations from a fixed LCG, at most ~3000 live keys (the table grows several
         // times). Expected: after each operation the touched key's presence matches the reference, and at
         // the end every live key is found and the sizes agree.
-        ChannelIndex index;
+        HashIndex index;
         Model model;
         uint64_t x = 12345;
         auto next = [&x] {
@@ -82,7 +82,7 @@ TEST_CASE("channel index: insert, find, erase") {
                 index.erase(h, c);
                 model.live[i] = model.live.back();
                 model.live.pop_back();
-                REQUIRE(lookup(index, h, c) == ChannelIndex::kNone);
+                REQUIRE(lookup(index, h, c) == HashIndex::kNone);
             }
         }
         CHECK(index.size() == model.live.size());
