@@ -29,6 +29,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -99,10 +100,12 @@ double peak_memory_mb() {
 
 // [SECTION] running one case
 
+// Takes the traces: they are released once the simulation is built, as the CLI does.
 Sample run_simulation(const Case& c, std::chrono::steady_clock::time_point t0, SessionConfig cfg,
-                      TraceSource& traces) {
+                      std::unique_ptr<TraceSource> traces) {
     std::vector<std::string> warnings;
-    auto sim = build_simulation(std::move(cfg), traces, warnings);
+    auto sim = build_simulation(std::move(cfg), *traces, warnings);
+    traces.reset();
     if (!sim.is_ok()) die(c.name, sim.status().message());
     auto t1 = std::chrono::steady_clock::now();
     sim.value()->run_to_end();
@@ -128,19 +131,19 @@ Sample run_once(const Case& c) {
         if (!setup.is_ok()) die(c.name, setup.status().message());
         SessionConfig cfg = std::move(setup.value().config);
         cfg.keep_names = false;
-        return run_simulation(c, t0, std::move(cfg), *setup.value().embedded);
+        return run_simulation(c, t0, std::move(cfg), std::move(setup.value().embedded));
     }
     SessionConfig cfg;
     cfg.network = config::parse_network_yaml(c.network_yaml, "bench network").value();
     cfg.system = config::parse_system_json(c.text, "bench system").value();
     cfg.keep_names = false;
     cfg.network_model = c.model;
-    MemoryTraceSource traces;
+    auto traces = std::make_unique<MemoryTraceSource>();
     // All NPUs run the same DAG: encode once, share the bytes.
     std::string bytes = trace::encode_trace(generate::microbench_trace(c.workload, 0));
     for (uint32_t r = 0; r < c.workload.npus; ++r)
-        traces.add("bench." + std::to_string(r) + ".et", bytes);
-    return run_simulation(c, t0, std::move(cfg), traces);
+        traces->add("bench." + std::to_string(r) + ".et", bytes);
+    return run_simulation(c, t0, std::move(cfg), std::move(traces));
 }
 
 // [SECTION] the case list
