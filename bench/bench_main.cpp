@@ -1,9 +1,20 @@
-// astrolabe_bench: whole simulations at scale, timed. Prints one line per scenario with the median of
-// several runs: events, wall time, events/s, and the process's peak resident memory.
+// astrolabe_bench: whole simulations at scale and an engine microbenchmark, timed. For each case it runs
+// the case several times and prints the median run: NPUs, events, load and run wall time, events/s, the
+// peak resident memory of that case, and the simulated time (which must never change between builds).
 //
-//   astrolabe_bench [--runs N] [--filter SUBSTRING]
+//   astrolabe_bench [--runs N] [--filter SUBSTRING] [--skip SUBSTRING] [--json FILE]
+//
+// --filter keeps the cases whose name contains SUBSTRING, --skip drops them (e.g. --skip 32768 leaves out
+// the minute-long training steps).
+//
+// Wall time is the simulation only (`run_s`); building it (decoding traces, or generating them) is `load_s`.
+// Peak memory is per case on Linux (the kernel's high-water mark is reset before each case); in the wasm
+// build it is the heap size, which only grows, so there it is the peak so far.
+#include "bench/engine_microbench.h"
 #include "core/config/config_parse.h"
+#include "core/config/scenario.h"
 #include "core/generate/microbench.h"
+#include "core/session/scenario_setup.h"
 #include "core/session/session.h"
 #include "core/trace/trace_reader.h"
 
@@ -16,7 +27,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -24,24 +37,21 @@ using namespace astrolabe;
 
 namespace {
 
-struct Scenario {
+// [SECTION] cases
+
+enum class CaseKind : uint8_t { Microbench, Scenario, Engine };
+
+struct Case {
     const char* name;
+    CaseKind kind;
+    // Microbench: the network YAML, the system JSON and the collective; Scenario: a scenario JSON (a
+    // generated workload) in `text`; Engine: the engine microbenchmark, `workload.npus` actors.
     const char* network_yaml;
-    const char* system_json;
+    const char* text;
     generate::MicrobenchParams workload;
     NetworkModelKind model = NetworkModelKind::Analytical;
+    uint32_t npus = 0; // shown in the table
 };
-
-double peak_rss_mb() {
-#ifdef __EMSCRIPTEN__
-    // The wasm heap only grows, so its size now is its peak: the simulator's memory in the wasm build.
-    return static_cast<double>(emscripten_get_heap_size()) / (1024.0 * 1024.0);
-#else
-    rusage u{};
-    getrusage(RUSAGE_SELF, &u);
-    return static_cast<double>(u.ru_maxrss) / 1024.0; // Linux reports KiB
-#endif
-}
 
 struct Sample {
     uint64_t events = 0;
@@ -50,113 +60,270 @@ struct Sample {
     TimeNs total_ns = 0;
 };
 
-Sample run_once(const Scenario& sc) {
-    SessionConfig cfg;
-    cfg.network = config::parse_network_yaml(sc.network_yaml, "bench network").value();
-    cfg.system = config::parse_system_json(sc.system_json, "bench system").value();
-    cfg.keep_names = false;
-    cfg.network_model = sc.model;
-    MemoryTraceSource traces;
-    // All NPUs run the same DAG: encode once, share the bytes.
-    std::string bytes = trace::encode_trace(generate::microbench_trace(sc.workload, 0));
-    for (uint32_t r = 0; r < sc.workload.npus; ++r)
-        traces.add("bench." + std::to_string(r) + ".et", bytes);
-    std::vector<std::string> warnings;
-    auto t0 = std::chrono::steady_clock::now();
-    auto sim = build_simulation(std::move(cfg), traces, warnings);
-    if (!sim.is_ok()) {
-        std::fprintf(stderr, "%s: %s\n", sc.name, sim.status().message().c_str());
-        std::exit(2);
+[[noreturn]] void die(const char* name, const std::string& why) {
+    std::fprintf(stderr, "%s: %s\n", name, why.c_str());
+    std::exit(2);
+}
+
+// [SECTION] peak memory
+
+void reset_peak_memory() {
+#if defined(__linux__) && !defined(__EMSCRIPTEN__)
+    // "5" resets the process's VmHWM (Linux >= 4.0), so each case reports its own peak.
+    if (FILE* f = std::fopen("/proc/self/clear_refs", "w")) {
+        std::fputs("5", f);
+        std::fclose(f);
     }
+#endif
+}
+
+double peak_memory_mb() {
+#ifdef __EMSCRIPTEN__
+    // The wasm heap only grows, so its size now is its peak: the simulator's memory in the wasm build.
+    return static_cast<double>(emscripten_get_heap_size()) / (1024.0 * 1024.0);
+#else
+#if defined(__linux__)
+    if (FILE* f = std::fopen("/proc/self/status", "r")) {
+        char line[256];
+        double kb = -1;
+        while (std::fgets(line, sizeof line, f))
+            if (!std::strncmp(line, "VmHWM:", 6)) kb = std::atof(line + 6);
+        std::fclose(f);
+        if (kb >= 0) return kb / 1024.0;
+    }
+#endif
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return static_cast<double>(u.ru_maxrss) / 1024.0; // Linux reports KiB
+#endif
+}
+
+// [SECTION] running one case
+
+// Takes the traces: they are released once the simulation is built, as the CLI does.
+Sample run_simulation(const Case& c, std::chrono::steady_clock::time_point t0, SessionConfig cfg,
+                      std::unique_ptr<TraceSource> traces) {
+    std::vector<std::string> warnings;
+    auto sim = build_simulation(std::move(cfg), *traces, warnings);
+    traces.reset();
+    if (!sim.is_ok()) die(c.name, sim.status().message());
     auto t1 = std::chrono::steady_clock::now();
     sim.value()->run_to_end();
     auto t2 = std::chrono::steady_clock::now();
     RunResult r = sim.value()->result();
-    if (!r.complete) {
-        std::fprintf(stderr, "%s: the run did not complete\n", sc.name);
-        std::exit(1);
-    }
+    if (!r.complete) die(c.name, "the run did not complete");
     return {r.events, std::chrono::duration<double>(t2 - t1).count(),
             std::chrono::duration<double>(t1 - t0).count(), r.total_ns};
+}
+
+Sample run_once(const Case& c) {
+    auto t0 = std::chrono::steady_clock::now();
+    if (c.kind == CaseKind::Engine) {
+        EngineBenchResult e = run_engine_microbench(c.workload.npus, 20'000'000);
+        auto t1 = std::chrono::steady_clock::now();
+        return {e.events, std::chrono::duration<double>(t1 - t0).count(), 0.0, e.end_ns};
+    }
+    if (c.kind == CaseKind::Scenario) {
+        auto sc = config::parse_scenario_json(c.text, c.name);
+        if (!sc.is_ok()) die(c.name, sc.status().message());
+        const char* model = c.model == NetworkModelKind::Flow ? "flow" : "analytical";
+        auto setup = scenario_setup(std::move(sc.value()), model);
+        if (!setup.is_ok()) die(c.name, setup.status().message());
+        SessionConfig cfg = std::move(setup.value().config);
+        cfg.keep_names = false;
+        return run_simulation(c, t0, std::move(cfg), std::move(setup.value().embedded));
+    }
+    SessionConfig cfg;
+    cfg.network = config::parse_network_yaml(c.network_yaml, "bench network").value();
+    cfg.system = config::parse_system_json(c.text, "bench system").value();
+    cfg.keep_names = false;
+    cfg.network_model = c.model;
+    auto traces = std::make_unique<MemoryTraceSource>();
+    // All NPUs run the same DAG: encode once, share the bytes.
+    std::string bytes = trace::encode_trace(generate::microbench_trace(c.workload, 0));
+    for (uint32_t r = 0; r < c.workload.npus; ++r)
+        traces->add("bench." + std::to_string(r) + ".et", bytes);
+    return run_simulation(c, t0, std::move(cfg), std::move(traces));
+}
+
+// [SECTION] the case list
+
+const char* kRingSys =
+    R"({"scheduling-policy": "LIFO", "endpoint-delay": 10, "active-chunks-per-dimension": 1,
+    "preferred-dataset-splits": 4, "collective-optimization": "localBWAware", "local-mem-bw": 1600})";
+const char* kRing1024 = "topology: [Ring]\nnpus_count: [1024]\nbandwidth: [50]\nlatency: [500]\n";
+const char* kRing4096 = "topology: [Ring]\nnpus_count: [4096]\nbandwidth: [50]\nlatency: [500]\n";
+const char* k2d =
+    "topology: [Switch, Ring]\nnpus_count: [32, 32]\nbandwidth: [400, 50]\nlatency: [100, 500]\n";
+const char* k3d = "topology: [Switch, Ring, Ring]\nnpus_count: [8, 16, 32]\nbandwidth: [400, 100, 50]\n"
+                  "latency: [100, 500, 500]\n";
+
+// A GPT-3-shaped training step at 32768 NPUs (DP 128 x TP 8 x PP 32, 32 layers, 2 micro-batches,
+// roofline compute at 900 TFLOPS). A ring all-reduce costs each member 2 (D - 1) packets, so the events grow
+// with NPUs x DP; DP 128 keeps the step to a few hundred million events. The
+// generator numbers ranks DP fastest, so the network's first dimension is the DP ring, the second the TP
+// switch and the third the PP ring. The network model is the
+// case's (a scenario override).
+const char* kGen32k = R"({"schema": "astrolabe.scenario/1",
+  "workload": {"generate": {"kind": "transformer", "preset": "gpt3-175b", "layers": 32, "batch": 16,
+               "micro-batch": 8, "dp": 128, "tp": 8, "pp": 32}},
+  "network": {"topology": ["Ring", "Switch", "Ring"], "npus_count": [128, 8, 32],
+              "bandwidth": [50, 400, 50], "latency": [500, 100, 500]},
+  "system": {"scheduling-policy": "LIFO", "endpoint-delay": 10, "active-chunks-per-dimension": 1,
+             "preferred-dataset-splits": 4, "collective-optimization": "localBWAware", "local-mem-bw": 1600,
+             "roofline-enabled": 1, "peak-perf": 900,
+             "all-reduce-implementation": ["ring", "ring", "ring"],
+             "all-gather-implementation": ["ring", "ring", "ring"],
+             "reduce-scatter-implementation": ["ring", "ring", "ring"],
+             "all-to-all-implementation": ["direct", "direct", "direct"]},
+  "compute_model": "roofline"})";
+
+const Case kCases[] = {
+    // The event engine alone, with the real mix of same-tick, endpoint-delay and network-delay events.
+    {"engine_mix_4096",
+     CaseKind::Engine,
+     nullptr,
+     nullptr,
+     {trace::CollectiveType::AllReduce, 0, 4096, 1, 0},
+     NetworkModelKind::Analytical,
+     4096},
+    // ASTRA-sim's reference points: about 7 s and 365 MB at 1024 NPUs, 212 s and 5.6 GB at 4096 (issue 7).
+    {"allreduce_ring_1024_1M",
+     CaseKind::Microbench,
+     kRing1024,
+     kRingSys,
+     {trace::CollectiveType::AllReduce, 1u << 20, 1024, 1, 0},
+     NetworkModelKind::Analytical,
+     1024},
+    {"allreduce_ring_4096_1M",
+     CaseKind::Microbench,
+     kRing4096,
+     kRingSys,
+     {trace::CollectiveType::AllReduce, 1u << 20, 4096, 1, 0},
+     NetworkModelKind::Analytical,
+     4096},
+    {"allreduce_ring_1024",
+     CaseKind::Microbench,
+     kRing1024,
+     kRingSys,
+     {trace::CollectiveType::AllReduce, 64u << 20, 1024, 1, 0},
+     NetworkModelKind::Analytical,
+     1024},
+    {"allreduce_2d_32x32",
+     CaseKind::Microbench,
+     k2d,
+     kRingSys,
+     {trace::CollectiveType::AllReduce, 64u << 20, 1024, 4, 10},
+     NetworkModelKind::Analytical,
+     1024},
+    {"allgather_3d_4096",
+     CaseKind::Microbench,
+     k3d,
+     kRingSys,
+     {trace::CollectiveType::AllGather, 16u << 20, 4096, 2, 10},
+     NetworkModelKind::Analytical,
+     4096},
+    // The congestion-aware (store-and-forward) and flow (max-min fair) models on the same kind of runs.
+    // ASTRA-sim's congestion-aware backend takes 9.6 s at 1024 NPUs and 65 s at 2048 (issue 4).
+    {"cong_allreduce_ring_1024_1M",
+     CaseKind::Microbench,
+     kRing1024,
+     kRingSys,
+     {trace::CollectiveType::AllReduce, 1u << 20, 1024, 1, 0},
+     NetworkModelKind::Congestion,
+     1024},
+    {"flow_allreduce_ring_1024_1M",
+     CaseKind::Microbench,
+     kRing1024,
+     kRingSys,
+     {trace::CollectiveType::AllReduce, 1u << 20, 1024, 1, 0},
+     NetworkModelKind::Flow,
+     1024},
+    {"cong_allgather_3d_4096",
+     CaseKind::Microbench,
+     k3d,
+     kRingSys,
+     {trace::CollectiveType::AllGather, 16u << 20, 4096, 2, 10},
+     NetworkModelKind::Congestion,
+     4096},
+    {"flow_allgather_3d_4096",
+     CaseKind::Microbench,
+     k3d,
+     kRingSys,
+     {trace::CollectiveType::AllGather, 16u << 20, 4096, 2, 10},
+     NetworkModelKind::Flow,
+     4096},
+    // A generated training step at 32768 NPUs, analytical and flow (issue 7).
+    {"train_gpt_32768", CaseKind::Scenario, nullptr, kGen32k, {}, NetworkModelKind::Analytical, 32768},
+    {"flow_train_gpt_32768", CaseKind::Scenario, nullptr, kGen32k, {}, NetworkModelKind::Flow, 32768},
+};
+
+struct Row {
+    const Case* c;
+    Sample median;
+    double peak_mb;
+};
+
+void write_json(const std::string& path, const std::vector<Row>& rows, int runs) {
+    FILE* f = std::fopen(path.c_str(), "w");
+    if (!f) die("--json", "cannot write '" + path + "'");
+    std::fprintf(f, "{\"schema\": \"astrolabe.bench/1\", \"runs\": %d, \"cases\": [", runs);
+    for (size_t i = 0; i < rows.size(); ++i) {
+        const Row& r = rows[i];
+        std::fprintf(
+            f,
+            "%s\n  {\"case\": \"%s\", \"npus\": %u, \"events\": %llu, \"load_s\": %.3f, \"wall_s\": %.3f, "
+            "\"events_per_s\": %.0f, \"peak_mb\": %.1f, \"simulated_ns\": %llu}",
+            i ? "," : "", r.c->name, r.c->npus, static_cast<unsigned long long>(r.median.events),
+            r.median.load_s, r.median.wall_s, static_cast<double>(r.median.events) / r.median.wall_s,
+            r.peak_mb, static_cast<unsigned long long>(r.median.total_ns));
+    }
+    std::fprintf(f, "\n]}\n");
+    std::fclose(f);
 }
 
 } // namespace
 
 int main(int argc, char** argv) {
     int runs = 3;
-    std::string filter;
+    std::string filter, skip, json;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--runs") && i + 1 < argc)
             runs = std::max(1, std::atoi(argv[++i]));
         else if (!std::strcmp(argv[i], "--filter") && i + 1 < argc)
             filter = argv[++i];
+        else if (!std::strcmp(argv[i], "--skip") && i + 1 < argc)
+            skip = argv[++i];
+        else if (!std::strcmp(argv[i], "--json") && i + 1 < argc)
+            json = argv[++i];
         else {
-            std::fprintf(stderr, "usage: astrolabe_bench [--runs N] [--filter SUBSTRING]\n");
+            std::fprintf(
+                stderr,
+                "usage: astrolabe_bench [--runs N] [--filter SUBSTRING] [--skip SUBSTRING] [--json FILE]\n");
             return 2;
         }
     }
-    const char* ring_sys =
-        R"({"scheduling-policy": "LIFO", "endpoint-delay": 10, "active-chunks-per-dimension": 1,
-        "preferred-dataset-splits": 4, "collective-optimization": "localBWAware", "local-mem-bw": 1600})";
-    const Scenario scenarios[] = {
-        // ASTRA-sim's reference point for this case: about 7 s and 365 MB (issue 2).
-        {"allreduce_ring_1024_1M",
-         "topology: [Ring]\nnpus_count: [1024]\nbandwidth: [50]\nlatency: [500]\n",
-         ring_sys,
-         {trace::CollectiveType::AllReduce, 1u << 20, 1024, 1, 0}},
-        {"allreduce_ring_1024",
-         "topology: [Ring]\nnpus_count: [1024]\nbandwidth: [50]\nlatency: [500]\n",
-         ring_sys,
-         {trace::CollectiveType::AllReduce, 64u << 20, 1024, 1, 0}},
-        {"allreduce_2d_32x32",
-         "topology: [Switch, Ring]\nnpus_count: [32, 32]\nbandwidth: [400, 50]\nlatency: [100, 500]\n",
-         ring_sys,
-         {trace::CollectiveType::AllReduce, 64u << 20, 1024, 4, 10}},
-        {"allgather_3d_4096",
-         "topology: [Switch, Ring, Ring]\nnpus_count: [8, 16, 32]\nbandwidth: [400, 100, 50]\nlatency: [100, "
-         "500, 500]\n",
-         ring_sys,
-         {trace::CollectiveType::AllGather, 16u << 20, 4096, 2, 10}},
-        // The congestion-aware (store-and-forward) and flow (max-min fair) models on the same kind of runs.
-        // ASTRA-sim's congestion-aware backend takes 9.6 s at 1024 NPUs and 65 s at 2048 (issue 4).
-        {"cong_allreduce_ring_1024_1M",
-         "topology: [Ring]\nnpus_count: [1024]\nbandwidth: [50]\nlatency: [500]\n",
-         ring_sys,
-         {trace::CollectiveType::AllReduce, 1u << 20, 1024, 1, 0},
-         NetworkModelKind::Congestion},
-        {"flow_allreduce_ring_1024_1M",
-         "topology: [Ring]\nnpus_count: [1024]\nbandwidth: [50]\nlatency: [500]\n",
-         ring_sys,
-         {trace::CollectiveType::AllReduce, 1u << 20, 1024, 1, 0},
-         NetworkModelKind::Flow},
-        {"cong_allgather_3d_4096",
-         "topology: [Switch, Ring, Ring]\nnpus_count: [8, 16, 32]\nbandwidth: [400, 100, 50]\nlatency: [100, "
-         "500, 500]\n",
-         ring_sys,
-         {trace::CollectiveType::AllGather, 16u << 20, 4096, 2, 10},
-         NetworkModelKind::Congestion},
-        {"flow_allgather_3d_4096",
-         "topology: [Switch, Ring, Ring]\nnpus_count: [8, 16, 32]\nbandwidth: [400, 100, 50]\nlatency: [100, "
-         "500, 500]\n",
-         ring_sys,
-         {trace::CollectiveType::AllGather, 16u << 20, 4096, 2, 10},
-         NetworkModelKind::Flow},
-    };
-    std::printf("%-30s %12s %10s %10s %12s %10s %14s\n", "scenario", "events", "load_s", "run_s", "events/s",
-                "rss_MB", "simulated_ns");
-    for (const auto& sc : scenarios) {
-        if (!filter.empty() && std::string(sc.name).find(filter) == std::string::npos) continue;
+    std::printf("%-28s %6s %11s %8s %8s %11s %8s %13s\n", "case", "NPUs", "events", "load_s", "wall_s",
+                "events/s", "peak_MB", "simulated_ns");
+    std::vector<Row> rows;
+    for (const auto& c : kCases) {
+        if (!filter.empty() && std::string(c.name).find(filter) == std::string::npos) continue;
+        if (!skip.empty() && std::string(c.name).find(skip) != std::string::npos) continue;
+        reset_peak_memory();
         std::vector<Sample> samples;
         for (int i = 0; i < runs; ++i)
-            samples.push_back(run_once(sc));
+            samples.push_back(run_once(c));
         std::sort(samples.begin(), samples.end(),
                   [](const Sample& a, const Sample& b) { return a.wall_s < b.wall_s; });
-        const Sample& m = samples[samples.size() / 2];
-        std::printf("%-30s %12llu %10.3f %10.3f %12.0f %10.1f %14llu\n", sc.name,
+        Row row{&c, samples[samples.size() / 2], peak_memory_mb()};
+        const Sample& m = row.median;
+        std::printf("%-28s %6u %11llu %8.3f %8.3f %11.0f %8.1f %13llu\n", c.name, c.npus,
                     static_cast<unsigned long long>(m.events), m.load_s, m.wall_s,
-                    static_cast<double>(m.events) / m.wall_s, peak_rss_mb(),
+                    static_cast<double>(m.events) / m.wall_s, row.peak_mb,
                     static_cast<unsigned long long>(m.total_ns));
         std::fflush(stdout);
+        rows.push_back(row);
     }
+    if (!json.empty()) write_json(json, rows, runs);
     return 0;
 }

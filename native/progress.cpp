@@ -8,11 +8,15 @@ double ProgressBar::elapsed_s() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
 }
 
-void ProgressBar::update(uint64_t done, uint64_t total, const std::string& detail) {
-    if (!enabled_) return;
+bool ProgressBar::due() const {
+    if (!enabled_) return false;
     auto now = std::chrono::steady_clock::now();
-    if (elapsed_s() < 1.0 || now - last_ < std::chrono::milliseconds(200)) return;
-    last_ = now;
+    return now - start_ >= std::chrono::seconds(1) && now - last_ >= std::chrono::milliseconds(200);
+}
+
+void ProgressBar::update(uint64_t done, uint64_t total, const std::string& detail) {
+    if (!due()) return;
+    last_ = std::chrono::steady_clock::now();
     shown_ = true;
     double frac = total ? static_cast<double>(done) / static_cast<double>(total) : 0.0;
     int filled = static_cast<int>(frac * 30);

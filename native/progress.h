@@ -11,6 +11,8 @@ class ProgressBar {
 public:
     ProgressBar(std::string label, bool enabled) : label_(std::move(label)), enabled_(enabled) {}
     ~ProgressBar() { finish(); }
+    // True when update() would print now: lets callers skip building an expensive detail string.
+    bool due() const;
     void update(uint64_t done, uint64_t total, const std::string& detail = "");
     void finish();
     double elapsed_s() const;

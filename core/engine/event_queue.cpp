@@ -32,10 +32,8 @@ void EventQueue::heap_pop() {
 uint32_t EventQueue::slot_for(TimeNs t) {
     if (t == last_time_) return last_slot_;
     uint32_t slot;
-    auto it = slot_of_time_.find(t);
-    if (it != slot_of_time_.end()) {
-        slot = it->second;
-    } else {
+    slot = find_slot(t);
+    if (slot == HashIndex::kNone) {
         if (free_slots_.empty()) {
             slot = static_cast<uint32_t>(slots_.size());
             slots_.emplace_back();
@@ -44,7 +42,7 @@ uint32_t EventQueue::slot_for(TimeNs t) {
             free_slots_.pop_back();
         }
         slots_[slot].time = t;
-        slot_of_time_.emplace(t, slot);
+        slot_of_time_.insert(time_hash(t), slot);
         heap_push(t, slot);
     }
     last_time_ = t;
@@ -80,7 +78,7 @@ Callback EventQueue::pop(TimeNs& t) {
     if (current_ == kNoSlot) {
         current_ = heap_.front().second;
         heap_pop();
-        slot_of_time_.erase(slots_[current_].time);
+        slot_of_time_.erase(time_hash(slots_[current_].time), current_);
         if (last_slot_ == current_) last_time_ = kTimeNever;
         cursor_ = 0;
     }
@@ -96,9 +94,9 @@ void EventQueue::cancel(EventId id) {
         if (id.index >= cursor_ && id.index < events.size()) events[id.index].target = nullptr;
         return;
     }
-    auto it = slot_of_time_.find(id.time);
-    if (it == slot_of_time_.end()) return;
-    auto& events = slots_[it->second].events;
+    uint32_t slot = find_slot(id.time);
+    if (slot == HashIndex::kNone) return;
+    auto& events = slots_[slot].events;
     if (id.index < events.size()) events[id.index].target = nullptr;
 }
 

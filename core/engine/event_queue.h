@@ -7,12 +7,12 @@
 // at the same few ticks) costs an append, and steady state never allocates.
 #pragma once
 
+#include "core/base/hash_index.h"
 #include "core/base/time.h"
 #include "core/engine/callback.h"
 
 #include <cstddef>
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
 
 namespace astrolabe {
@@ -52,7 +52,17 @@ private:
     std::vector<Slot> slots_;
     std::vector<uint32_t> free_slots_;
     std::vector<std::pair<TimeNs, uint32_t>> heap_; // (time, slot) of times not yet being drained
-    std::unordered_map<TimeNs, uint32_t> slot_of_time_;
+    HashIndex slot_of_time_; // time -> its slot, for times not yet being drained (no allocation per time)
+    static uint64_t time_hash(TimeNs t) {
+        // splitmix64's finaliser: nearby times must land far apart in the index.
+        uint64_t h = static_cast<uint64_t>(t);
+        h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ull;
+        h = (h ^ (h >> 27)) * 0x94D049BB133111EBull;
+        return h ^ (h >> 31);
+    }
+    uint32_t find_slot(TimeNs t) const {
+        return slot_of_time_.find(time_hash(t), [&](uint32_t s) { return slots_[s].time == t; });
+    }
     static constexpr uint32_t kNoSlot = UINT32_MAX;
     uint32_t current_ = kNoSlot;    // the slot being drained
     size_t cursor_ = 0;             // next event of the current slot

@@ -5,8 +5,9 @@
 namespace astrolabe {
 
 uint32_t P2PMatcher::channel_for(const MessageKey& key) {
-    auto [it, inserted] = index_.try_emplace(key, 0);
-    if (!inserted) return it->second;
+    uint64_t hash = MessageKeyHash{}(key);
+    uint32_t found = index_.find(hash, [&](uint32_t c) { return pool_[c].key == key; });
+    if (found != HashIndex::kNone) return found;
     uint32_t c;
     if (free_channels_.empty()) {
         c = static_cast<uint32_t>(pool_.size());
@@ -17,10 +18,11 @@ uint32_t P2PMatcher::channel_for(const MessageKey& key) {
     }
     Channel& ch = pool_[c];
     ch.key = key;
+    ch.hash = hash;
     ch.sends = ch.recvs = ch.base = 0;
     ch.head = 0;
     ch.entries.clear(); // keeps its capacity
-    it->second = c;
+    index_.insert(hash, c);
     return c;
 }
 
@@ -42,7 +44,7 @@ void P2PMatcher::retire(uint32_t channel, uint64_t occurrence) {
         c.head = 0;
         // A drained channel is forgotten so memory tracks messages in flight, not messages ever sent.
         if (c.sends == c.recvs) {
-            index_.erase(c.key);
+            index_.erase(c.hash, channel);
             free_channels_.push_back(channel);
         }
     }
@@ -98,8 +100,9 @@ void P2PMatcher::on_event(uint32_t, uint64_t arg) {
 
 std::vector<UnmatchedMessage> P2PMatcher::unmatched() const {
     std::vector<UnmatchedMessage> out;
-    for (const auto& kv : index_) {
-        const Channel& c = pool_[kv.second];
+    // Pool order, not hash order: the stuck-node report must not depend on the index's layout. Free
+    // channels are skipped by their cleared entry buffers.
+    for (const Channel& c : pool_) {
         for (size_t i = c.head; i < c.entries.size(); ++i) {
             const Entry& e = c.entries[i];
             if (!e.done && (e.has_recv || e.arrived)) out.push_back({c.key, e.arrived, e.has_recv});

@@ -8,11 +8,11 @@
 // up in the stuck-node report. `space` keeps workload tags apart from collective stream tags.
 #pragma once
 
+#include "core/base/hash_index.h"
 #include "core/engine/engine.h"
 #include "core/network/network_model.h"
 
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
 
 namespace astrolabe {
@@ -40,6 +40,10 @@ struct MessageKeyHash {
     size_t operator()(const MessageKey& k) const {
         uint64_t h = k.tag * 0x9E3779B97F4A7C15ull ^ (uint64_t(k.src) << 32 | k.dst) * 0xC2B2AE3D27D4EB4Full;
         h ^= (k.bytes + static_cast<uint64_t>(k.space)) * 0x165667B19E3779F9ull;
+        // A full avalanche (splitmix64's finaliser): the index masks the low bits, which the products
+        // above leave poorly mixed for keys that differ only in high bits of the tag.
+        h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ull;
+        h = (h ^ (h >> 27)) * 0x94D049BB133111EBull;
         return static_cast<size_t>(h ^ (h >> 31));
     }
 };
@@ -67,10 +71,11 @@ private:
         Callback send_cb, recv_cb;
         bool has_send = false, has_recv = false, arrived = false, done = false;
     };
-    // Channels are pooled and reused with their entry buffers, so steady traffic allocates nothing but
-    // the index's node per new key (every collective stream has its own tag, hence its own keys).
+    // Channels are pooled and reused with their entry buffers, and the index is open-addressed, so steady
+    // traffic allocates nothing even though every collective stream has its own tag, hence its own keys.
     struct Channel {
         MessageKey key;
+        uint64_t hash = 0;
         uint64_t sends = 0, recvs = 0; // occurrence counters: the k-th send matches the k-th receive
         uint64_t base = 0;             // occurrence index of entries[head]
         size_t head = 0;               // entries before head are retired
@@ -87,7 +92,7 @@ private:
 
     Engine& engine_;
     NetworkModel& network_;
-    std::unordered_map<MessageKey, uint32_t, MessageKeyHash> index_; // key -> channel in pool_
+    HashIndex index_; // key -> channel in pool_
     std::vector<Channel> pool_;
     std::vector<uint32_t> free_channels_;
     std::vector<InFlight> in_flight_;
