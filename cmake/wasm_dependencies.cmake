@@ -23,8 +23,10 @@ set(protobuf_BUILD_SHARED_LIBS OFF CACHE BOOL "" FORCE)
 set(protobuf_INSTALL OFF CACHE BOOL "" FORCE)
 set(protobuf_BUILD_LIBPROTOC OFF CACHE BOOL "" FORCE)
 add_subdirectory("${ASTROLABE_THIRD_PARTY}/protobuf" "${CMAKE_BINARY_DIR}/third_party/protobuf" EXCLUDE_FROM_ALL)
-# Their warnings are not ours to fix.
+# Their warnings are not ours to fix, in their sources or in their headers that our generated code includes.
 target_compile_options(libprotobuf-lite PRIVATE -w)
+get_target_property(protobuf_includes libprotobuf-lite INTERFACE_INCLUDE_DIRECTORIES)
+set_target_properties(libprotobuf-lite PROPERTIES INTERFACE_SYSTEM_INCLUDE_DIRECTORIES "${protobuf_includes}")
 
 # zlib: inflate (gzip-compressed traces, share links) and deflate (making share links).
 enable_language(C)

@@ -152,7 +152,7 @@ std::string report_summary(const RunResult& r, const ReportContext& ctx) {
     line("Astrolabe: %zu NPUs, %s network, %s compute, workload %s", n, ctx.network_model.c_str(),
          ctx.compute_model.c_str(), ctx.workload.c_str());
     if (ctx.partial) line("PARTIAL RESULT: %s", ctx.partial_reason.c_str());
-    if (!r.complete) line("INCOMPLETE: some NPUs did not finish (stuck nodes below)");
+    if (!r.complete) line("%s", "INCOMPLETE: some NPUs did not finish (stuck nodes below)");
     line("total time: %llu ns (%.3f us)", ull(r.total_ns), static_cast<double>(r.total_ns) / 1000.0);
     std::vector<TimeNs> fin;
     double compute = 0, exposed = 0;
