@@ -16,7 +16,7 @@ const char* kAlgorithms[] = {"ring", "direct", "halvingDoubling", "doubleBinaryT
 const char* kPolicies[] = {"LIFO", "FIFO", "EXPLICIT"};
 const char* kOptimizations[] = {"baseline", "localBWAware"};
 const char* kMemoryTypes[] = {"NO_MEMORY_EXPANSION", "PER_NODE_MEMORY_EXPANSION", "PER_NPU_MEMORY_EXPANSION",
-                              "MEMORY_POOL"};
+                              "MEMORY_POOL", "LOCAL_MEMORY"};
 const char* kNetworkModels[] = {"analytical", "congestion", "flow"};
 const char* kComputeModels[] = {"system", "trace", "roofline", "systolic"};
 const char* kDataflows[] = {"os", "ws", "is"};
@@ -170,6 +170,13 @@ void system_section(App& app) {
 void memory_section(App& app) {
     bool changed = false;
     changed |= edit_choice(app, "memory-type", "/memory/memory-type", kMemoryTypes, "NO_MEMORY_EXPANSION");
+    if (app.doc().get_string("/memory/memory-type") == "LOCAL_MEMORY") {
+        changed |= edit_number(app, "local-mem-latency (ns)", "/memory/local-mem-latency", 0, true);
+        changed |= edit_number(app, "local-mem-bw (GB/s)", "/memory/local-mem-bw", 0, true);
+        if (changed) app.doc_changed();
+        show_problems(app.problems_for("memory", ""));
+        return;
+    }
     changed |= edit_number(app, "remote-mem-latency (ns)", "/memory/remote-mem-latency", 0, true);
     changed |= edit_number(app, "remote-mem-bw (GB/s)", "/memory/remote-mem-bw", 0, true);
     changed |= edit_number(app, "num-nodes", "/memory/num-nodes", 1, true);

@@ -69,6 +69,8 @@ const char* memory_type_name(MemoryType t) {
         return "PER_NPU_MEMORY_EXPANSION";
     case MemoryType::Pool:
         return "MEMORY_POOL";
+    case MemoryType::Local:
+        return "LOCAL_MEMORY";
     }
     return "?";
 }

@@ -94,7 +94,8 @@ struct SystolicConfig {
 };
 
 // [SECTION] remote memory
-enum class MemoryType : uint8_t { NoExpansion, PerNodeExpansion, PerNpuExpansion, Pool };
+// Local: an Astrolabe extension (not ASTRA-sim's): MEM nodes use each NPU's own local memory (HBM).
+enum class MemoryType : uint8_t { NoExpansion, PerNodeExpansion, PerNpuExpansion, Pool, Local };
 const char* memory_type_name(MemoryType t);
 
 // How a shared remote memory (per node or pool) serves concurrent accesses.

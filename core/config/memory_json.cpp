@@ -19,7 +19,7 @@ Result<MemoryConfig> memory_from_json(const json& j, const std::string& source) 
     std::string type;
     if (!f.has("memory-type"))
         f.problem("memory-type", "is missing; one of NO_MEMORY_EXPANSION, PER_NODE_MEMORY_EXPANSION, "
-                                 "PER_NPU_MEMORY_EXPANSION, MEMORY_POOL was expected");
+                                 "PER_NPU_MEMORY_EXPANSION, MEMORY_POOL, LOCAL_MEMORY was expected");
     f.read_string("memory-type", type);
     if (type == "NO_MEMORY_EXPANSION")
         mem.type = MemoryType::NoExpansion;
@@ -29,13 +29,28 @@ Result<MemoryConfig> memory_from_json(const json& j, const std::string& source) 
         mem.type = MemoryType::PerNpuExpansion;
     else if (type == "MEMORY_POOL")
         mem.type = MemoryType::Pool;
+    else if (type == "LOCAL_MEMORY")
+        mem.type = MemoryType::Local;
     else if (!type.empty())
         f.problem("memory-type", "is \"" + type +
                                      "\"; one of NO_MEMORY_EXPANSION, PER_NODE_MEMORY_EXPANSION, "
-                                     "PER_NPU_MEMORY_EXPANSION, MEMORY_POOL was expected");
+                                     "PER_NPU_MEMORY_EXPANSION, MEMORY_POOL, LOCAL_MEMORY was expected");
 
-    f.read_uint("remote-mem-latency", mem.latency_ns, 0, uint64_t(1) << 40);
-    if (f.has("remote-mem-bw")) {
+    // LOCAL_MEMORY (ours): each NPU's own memory serves its MEM nodes, latency + bytes / bandwidth, and
+    // NPUs never wait for each other. Its keys say "local" so they cannot be mistaken for a remote pool's.
+    if (mem.type == MemoryType::Local) {
+        f.read_uint("local-mem-latency", mem.latency_ns, 0, uint64_t(1) << 40);
+        if (!f.has("local-mem-bw"))
+            f.problem("local-mem-bw", "is missing; LOCAL_MEMORY needs the local memory bandwidth in GB/s");
+        f.read_uint("local-mem-bw", mem.bandwidth_gbps, 1, uint64_t(1) << 40);
+        for (const char* k : {"remote-mem-latency", "remote-mem-bw", "num-nodes", "num-npus-per-node"})
+            if (f.has(k))
+                f.problem(k, "does not apply to LOCAL_MEMORY (use local-mem-latency and local-mem-bw)");
+    }
+
+    if (mem.type != MemoryType::Local)
+        f.read_uint("remote-mem-latency", mem.latency_ns, 0, uint64_t(1) << 40);
+    if (mem.type != MemoryType::Local && f.has("remote-mem-bw")) {
         const json& v = f.at("remote-mem-bw");
         double bw = 0;
         f.read_double("remote-mem-bw", bw, 0, true);
@@ -53,7 +68,7 @@ Result<MemoryConfig> memory_from_json(const json& j, const std::string& source) 
     }
     f.read_uint32("num-nodes", mem.num_nodes, 1, 1u << 24);
     f.read_uint32("num-npus-per-node", mem.npus_per_node, 1, 1u << 24);
-    if (mem.type != MemoryType::NoExpansion && !f.has("remote-mem-bw"))
+    if (mem.type != MemoryType::NoExpansion && mem.type != MemoryType::Local && !f.has("remote-mem-bw"))
         f.problem("remote-mem-bw", "is missing; " + type + " needs the remote memory bandwidth in GB/s");
 
     std::string sharing;
@@ -64,8 +79,9 @@ Result<MemoryConfig> memory_from_json(const json& j, const std::string& source) 
         f.problem("bandwidth-sharing",
                   "is \"" + sharing + "\"; \"fifo\" (ASTRA-sim's) or \"fair\" was expected");
 
-    static const char* const kKnown[] = {"memory-type", "remote-mem-latency", "remote-mem-bw",
-                                         "num-nodes",   "num-npus-per-node",  "bandwidth-sharing"};
+    static const char* const kKnown[] = {"memory-type",       "remote-mem-latency", "remote-mem-bw",
+                                         "num-nodes",         "num-npus-per-node",  "bandwidth-sharing",
+                                         "local-mem-latency", "local-mem-bw"};
     for (auto it = j.begin(); it != j.end(); ++it) {
         bool known = false;
         for (const char* k : kKnown)

@@ -6,6 +6,8 @@
 //                              access at a time, first come first served, so concurrent NPUs slow each other.
 //   MEMORY_POOL                one memory for all NPUs, served the same way.
 //   NO_MEMORY_EXPANSION        there is no remote memory: a trace with memory nodes is refused up front.
+//   LOCAL_MEMORY               (ours, not ASTRA-sim's) each NPU's own local memory: local-mem-latency +
+//                              floor(bytes / local-mem-bw), never waiting for other NPUs (as PER_NPU).
 // Completions run on the requesting NPU's event bucket, as in ASTRA-sim, so same-tick order matches.
 //
 // With `bandwidth-sharing: "fair"` (not ASTRA-sim's; MemorySharing::Fair) a shared memory is a link of

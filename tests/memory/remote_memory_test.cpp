@@ -123,3 +123,26 @@ TEST_CASE("remote memory: bandwidth-sharing fair splits a shared memory's bandwi
                             "or \"fair\" was expected"));
     }
 }
+
+TEST_CASE("local memory: MEM nodes use each NPU's own memory, latency + bytes / bandwidth", "[memory]") {
+    // LOCAL_MEMORY (ours): 1024 B at 2000 GB/s = 0.512 ns -> 0, plus 100 ns latency = 100 ns on every NPU at
+    // once (no NPU waits for another, unlike a pool, where the fourth would finish at 4 x 100 = 400 ns).
+    RunResult r =
+        run_loads(R"({"memory-type": "LOCAL_MEMORY", "local-mem-latency": 100, "local-mem-bw": 2000})");
+    CHECK(finishes(r) == std::vector<TimeNs>{100, 100, 100, 100});
+    CHECK(r.stats.npus[0].memory_ns == 100);
+    // 1024 B at 1 GB/s = 1024 ns more: the bandwidth term is what a slower memory changes.
+    RunResult slow =
+        run_loads(R"({"memory-type": "LOCAL_MEMORY", "local-mem-latency": 100, "local-mem-bw": 1})");
+    CHECK(slow.stats.npus[0].finish_ns == 100 + 1024);
+}
+
+TEST_CASE("local memory: its keys are checked", "[memory]") {
+    auto missing = config::parse_memory_json(R"({"memory-type": "LOCAL_MEMORY"})", "m.json");
+    REQUIRE_FALSE(missing.is_ok());
+    CHECK_THAT(missing.status().message(), Contains("m.json: local-mem-bw: is missing"));
+    auto mixed = config::parse_memory_json(
+        R"({"memory-type": "LOCAL_MEMORY", "local-mem-bw": 100, "remote-mem-bw": 50})", "m.json");
+    REQUIRE_FALSE(mixed.is_ok());
+    CHECK_THAT(mixed.status().message(), Contains("remote-mem-bw: does not apply to LOCAL_MEMORY"));
+}

@@ -263,7 +263,9 @@ Result<std::unique_ptr<Simulation>> Simulation::create(SimulationInput input,
     if (memory_nodes > 0 && input.memory.type == config::MemoryType::NoExpansion)
         problems.add("workload: " + std::to_string(memory_nodes) +
                      " memory load/store node(s) but no remote memory; pass a remote-memory configuration "
-                     "(--remote-memory-configuration) with a memory-type other than NO_MEMORY_EXPANSION");
+                     "(--remote-memory-configuration) with a memory-type other than NO_MEMORY_EXPANSION, or "
+                     "LOCAL_MEMORY "
+                     "for each NPU's own memory");
     if (!problems.is_ok()) return problems;
 
     std::unique_ptr<Simulation> sim(new Simulation());
