@@ -1,6 +1,7 @@
 #include "core/session/share_link.h"
 
 #include "core/base/base64.h"
+#include "core/trace/gzip.h"
 
 #include <zlib.h>
 
@@ -44,30 +45,20 @@ Result<std::string> decode_share_link(std::string_view link) {
     if (!packed)
         return Status::error("share link: the s= part is not base64url text (it may have been cut short)");
 
-    z_stream zs{};
-    if (inflateInit2(&zs, -15) != Z_OK) return Status::error("share link: cannot initialise inflate");
-    zs.next_in = reinterpret_cast<Bytef*>(packed->data());
-    zs.avail_in = static_cast<uInt>(packed->size());
     std::string out;
-    char buf[65536];
-    int rc = Z_OK;
-    while (rc == Z_OK) {
-        zs.next_out = reinterpret_cast<Bytef*>(buf);
-        zs.avail_out = sizeof buf;
-        rc = inflate(&zs, Z_NO_FLUSH);
-        out.append(buf, sizeof buf - zs.avail_out);
-        if (out.size() > kMaxSharedScenario) {
-            inflateEnd(&zs);
-            return Status::error("share link: the scenario inflates beyond " +
-                                 std::to_string(kMaxSharedScenario >> 20) + " MiB; refused");
-        }
-        if (rc == Z_BUF_ERROR && zs.avail_in == 0) break;
+    // -15: raw deflate, as encode_share_fragment writes it.
+    switch (trace::inflate_bounded(*packed, -15, kMaxSharedScenario, out)) {
+    case trace::InflateEnd::Done:
+        return out;
+    case trace::InflateEnd::TooLarge:
+        return Status::error("share link: the scenario inflates beyond " +
+                             std::to_string(kMaxSharedScenario >> 20) + " MiB; refused");
+    case trace::InflateEnd::Corrupt:
+        break;
+    case trace::InflateEnd::NoInit:
+        return Status::error("share link: cannot initialise inflate");
     }
-    inflateEnd(&zs);
-    if (rc != Z_STREAM_END)
-        return Status::error(
-            "share link: the compressed scenario is corrupt or cut short (copy the whole link)");
-    return out;
+    return Status::error("share link: the compressed scenario is corrupt or cut short (copy the whole link)");
 }
 
 } // namespace astrolabe

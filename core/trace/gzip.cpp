@@ -9,13 +9,12 @@ bool looks_gzipped(std::string_view bytes) {
            static_cast<unsigned char>(bytes[1]) == 0x8b;
 }
 
-Result<std::string> gunzip(std::string_view bytes, size_t max_out) {
+InflateEnd inflate_bounded(std::string_view bytes, int window_bits, size_t max_out, std::string& out) {
     z_stream zs{};
-    // 16 + MAX_WBITS: expect a gzip header, not a raw zlib stream.
-    if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) return Status::error("gzip: cannot initialise inflate");
+    if (inflateInit2(&zs, window_bits) != Z_OK) return InflateEnd::NoInit;
     zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
     zs.avail_in = static_cast<uInt>(bytes.size());
-    std::string out;
+    out.clear();
     char buf[65536];
     int rc = Z_OK;
     while (rc == Z_OK) {
@@ -25,14 +24,29 @@ Result<std::string> gunzip(std::string_view bytes, size_t max_out) {
         out.append(buf, sizeof buf - zs.avail_out);
         if (out.size() > max_out) {
             inflateEnd(&zs);
-            return Status::error("gzip: decompressed size exceeds the limit of " + std::to_string(max_out) +
-                                 " bytes");
+            return InflateEnd::TooLarge;
         }
         if (rc == Z_BUF_ERROR && zs.avail_in == 0) break;
     }
     inflateEnd(&zs);
-    if (rc != Z_STREAM_END) return Status::error("gzip: the compressed stream is corrupt or truncated");
-    return out;
+    return rc == Z_STREAM_END ? InflateEnd::Done : InflateEnd::Corrupt;
+}
+
+Result<std::string> gunzip(std::string_view bytes, size_t max_out) {
+    std::string out;
+    // 16 + MAX_WBITS: expect a gzip header, not a raw zlib stream.
+    switch (inflate_bounded(bytes, 16 + MAX_WBITS, max_out, out)) {
+    case InflateEnd::Done:
+        return out;
+    case InflateEnd::TooLarge:
+        return Status::error("gzip: decompressed size exceeds the limit of " + std::to_string(max_out) +
+                             " bytes");
+    case InflateEnd::Corrupt:
+        break;
+    case InflateEnd::NoInit:
+        return Status::error("gzip: cannot initialise inflate");
+    }
+    return Status::error("gzip: the compressed stream is corrupt or truncated");
 }
 
 } // namespace astrolabe::trace
