@@ -132,6 +132,8 @@ std::string report_json(const RunResult& r, const ReportContext& ctx) {
     w.key("engine").begin_object();
     w.field("events", r.events);
     w.field("peak_queue", r.peak_queue);
+    w.field("simulated_npus", static_cast<uint64_t>(r.simulated_npus));
+    w.field("symmetry", r.symmetry);
     w.field("wall_s", ctx.wall_s);
     w.field("events_per_s", ctx.wall_s > 0 ? static_cast<double>(r.events) / ctx.wall_s : 0.0);
     w.end_object();
@@ -182,6 +184,9 @@ std::string report_summary(const RunResult& r, const ReportContext& ctx) {
     }
     line("collectives: %zu, network messages: %llu (%llu bytes), events: %llu, wall: %.3f s",
          r.stats.collectives.size(), ull(r.messages), ull(r.message_bytes), ull(r.events), ctx.wall_s);
+    if (r.simulated_npus > 0 && r.simulated_npus < r.stats.npus.size())
+        line("symmetry: simulated %u of %zu NPUs, one per class (%s)", r.simulated_npus, r.stats.npus.size(),
+             r.symmetry.c_str());
     if (!r.links.empty()) {
         // The busiest link (first in report order on a tie): where to look for the bottleneck.
         const LinkStats* hot = &r.links.front();

@@ -143,6 +143,7 @@ Result<std::unique_ptr<Simulation>> build_simulation(SessionConfig config, Trace
     input.compute_model = config.compute_model;
     input.systolic = config.systolic;
     input.keep_timeline = config.keep_timeline;
+    input.symmetry = config.symmetry;
     return Simulation::create(std::move(input), &warnings);
 }
 

@@ -46,6 +46,7 @@ struct SessionConfig {
     ComputeModelKind compute_model = ComputeModelKind::FromSystem;
     config::SystolicConfig systolic; // the array of ComputeModelKind::Systolic
     bool keep_timeline = false;
+    bool symmetry = true; // one representative per class of identical NPUs when provably exact (symmetry.h)
     bool keep_names = true;
     bool ignore_ctrl_deps = false; // traces whose ctrl_deps encode CPU call nesting, not ordering
     // Reads the ETs of custom collective implementations (`<prefix>.<position>.et`); unset = none available.

@@ -11,10 +11,10 @@
 // The ASTRA-sim failure cases (astra_error) are checked separately: a clear error or a documented result.
 #include "core/config/config_parse.h"
 #include "core/session/session.h"
+#include "support/anchor_cases.h"
 #include "support/test_support.h"
 
 #include <catch2/catch.hpp>
-#include <nlohmann/json.hpp>
 
 #include <string>
 #include <vector>
@@ -24,66 +24,6 @@ using namespace astrolabe::test;
 using Catch::Matchers::Contains;
 
 namespace {
-
-struct AnchorCase {
-    std::string name;
-    std::string tag; // "custom": needs all-reduce-implementation-custom
-    std::string workload, system, network, memory, comm_group;
-    std::vector<TimeNs> finish_ns, exposed_comm_ns;
-};
-
-std::vector<AnchorCase> load_anchors(const char* file = "astra_anchors.json") {
-    nlohmann::json j = nlohmann::json::parse(read_data(file));
-    std::vector<AnchorCase> out;
-    for (const auto& c : j.at("cases")) {
-        AnchorCase a;
-        a.name = c.at("name").get<std::string>();
-        a.tag = c.value("tag", "");
-        a.workload = c.at("workload").get<std::string>();
-        a.system = c.at("system").get<std::string>();
-        a.network = c.at("network").get<std::string>();
-        if (c.at("memory").is_string()) a.memory = c.at("memory").get<std::string>();
-        if (c.at("comm_group").is_string()) a.comm_group = c.at("comm_group").get<std::string>();
-        a.finish_ns = c.at("finish_ns").get<std::vector<TimeNs>>();
-        a.exposed_comm_ns = c.at("exposed_comm_ns").get<std::vector<TimeNs>>();
-        out.push_back(std::move(a));
-    }
-    return out;
-}
-
-// The configs of a case, parsed as the CLI parses them. Custom-collective ETs are named relative to
-// tests/data (the copy of sys_custom_collective.json says so), as ASTRA-sim names them relative to its cwd.
-SessionConfig load_configs(const AnchorCase& c, NetworkModelKind model = NetworkModelKind::Analytical) {
-    SessionConfig cfg;
-    auto net = config::parse_network_yaml(read_data(c.network), c.network);
-    INFO(net.status().message());
-    REQUIRE(net.is_ok());
-    cfg.network = net.value();
-    auto sys = config::parse_system_json(read_data(c.system), c.system);
-    INFO(sys.status().message());
-    REQUIRE(sys.is_ok());
-    cfg.system = sys.value();
-    if (!c.memory.empty()) {
-        auto mem = config::parse_memory_json(read_data(c.memory), c.memory);
-        INFO(mem.status().message());
-        REQUIRE(mem.is_ok());
-        cfg.memory = mem.value();
-    }
-    if (!c.comm_group.empty()) {
-        auto groups =
-            config::parse_comm_groups_json(read_data(c.comm_group), c.comm_group, cfg.network.npus());
-        INFO(groups.status().message());
-        REQUIRE(groups.is_ok());
-        cfg.groups = groups.value();
-    }
-    cfg.network_model = model;
-    cfg.keep_names = false;
-    cfg.read_file = [](const std::string& path, std::string& bytes) {
-        if (!read_file(data_path(path), bytes)) return Status::error(path + ": cannot be read");
-        return Status::ok();
-    };
-    return cfg;
-}
 
 void check_case(const AnchorCase& c, NetworkModelKind model = NetworkModelKind::Analytical) {
     INFO("case " << c.name << " (workload " << c.workload << ", system " << c.system << ", network "

@@ -51,7 +51,13 @@ void P2PMatcher::retire(uint32_t channel, uint64_t occurrence) {
 }
 
 void P2PMatcher::send(const MessageKey& key, const Callback& on_sent) {
-    uint32_t ch = channel_for(key);
+    MessageKey filed = key;
+    if (symmetry_ && !symmetry_->is_representative(key.dst)) {
+        // dst = representative moved by h; by symmetry, (src - h) sends the same to the representative.
+        filed.src = symmetry_->shift(key.src, key.dst, true);
+        filed.dst = symmetry_->shift(key.dst, key.dst, true);
+    }
+    uint32_t ch = channel_for(filed);
     Channel& c = pool_[ch];
     uint64_t k = c.sends++;
     Entry& e = entry(c, k);

@@ -11,6 +11,7 @@
 #include "core/base/hash_index.h"
 #include "core/engine/engine.h"
 #include "core/network/network_model.h"
+#include "core/system/scheduling/symmetry.h"
 
 #include <cstdint>
 #include <vector>
@@ -59,6 +60,10 @@ class P2PMatcher final : public EventTarget {
 public:
     P2PMatcher(Engine& engine, NetworkModel& network) : engine_(engine), network_(network) {}
 
+    // A run of representatives (symmetry.h): a message to an NPU that is not simulated is filed as the
+    // message its representative receives from the sender's image, arriving at the same ns.
+    void set_symmetry(const RankSymmetry* symmetry) { symmetry_ = symmetry; }
+
     void send(const MessageKey& key, const Callback& on_sent);
     void recv(const MessageKey& key, const Callback& on_received);
     void on_event(uint32_t kind, uint64_t arg) override;
@@ -92,6 +97,7 @@ private:
 
     Engine& engine_;
     NetworkModel& network_;
+    const RankSymmetry* symmetry_ = nullptr;
     HashIndex index_; // key -> channel in pool_
     std::vector<Channel> pool_;
     std::vector<uint32_t> free_channels_;

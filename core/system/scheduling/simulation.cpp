@@ -218,6 +218,8 @@ struct Simulation::Parts {
     std::unique_ptr<CollectiveEngine> collectives;
     std::unique_ptr<CustomCollectives> custom;
     std::unique_ptr<WorkloadExecutor> executor;
+    RankSymmetry symmetry;     // order 1 when every NPU is simulated
+    std::string symmetry_note; // for the report: the symmetry, or why there is none
     bool roofline = false;
 };
 
@@ -292,6 +294,16 @@ Result<std::unique_ptr<Simulation>> Simulation::create(SimulationInput input,
         break;
     }
     p.matcher = std::make_unique<P2PMatcher>(p.engine, *p.network);
+    if (in.symmetry) {
+        std::string why_not;
+        p.symmetry = find_symmetry(in, why_not);
+        if (p.symmetry.active()) {
+            p.symmetry_note = p.symmetry.describe();
+            p.matcher->set_symmetry(&p.symmetry);
+        } else {
+            p.symmetry_note = "none: " + (why_not.empty() ? std::string("no dimension qualifies") : why_not);
+        }
+    }
     if (in.memory.type != config::MemoryType::NoExpansion)
         p.memory = std::make_unique<RemoteMemory>(in.memory, *p.buckets, n);
     p.collectives = std::make_unique<CollectiveEngine>(*p.buckets, *p.matcher, in.system, p.topology,
@@ -325,6 +337,7 @@ Result<std::unique_ptr<Simulation>> Simulation::create(SimulationInput input,
                 pr.slowdown = ov.compute_slowdown;
             }
     }
+    if (p.symmetry.active()) opt.symmetry = &p.symmetry;
     opt.replay_only = in.system.replay_only;
     opt.keep_timeline = in.keep_timeline;
     p.executor =
@@ -350,7 +363,8 @@ uint64_t Simulation::events() const {
     return parts_->engine.stats().events;
 }
 uint64_t Simulation::nodes_done() const {
-    return parts_->executor->nodes_done();
+    // Every class has as many NPUs, with the same trace: its representative's progress is theirs.
+    return parts_->executor->nodes_done() * parts_->symmetry.order();
 }
 bool Simulation::roofline() const {
     return parts_->roofline;
@@ -363,17 +377,33 @@ const char* Simulation::compute_model_label() const {
 RunResult Simulation::result() const {
     RunResult r;
     r.stats = parts_->stats;
+    const RankSymmetry& sym = parts_->symmetry;
+    r.simulated_npus = static_cast<uint32_t>(r.stats.npus.size()) / sym.order();
+    r.symmetry = parts_->symmetry_note;
+    r.messages = parts_->network->messages();
+    r.message_bytes = parts_->network->bytes();
+    for (const auto& m : parts_->matcher->unmatched())
+        if (m.send_posted && !m.recv_posted && m.key.space == MessageSpace::Workload)
+            r.unreceived.push_back(m);
+    if (sym.active()) expand_symmetric_result(sym, input_.groups, r);
+    // Canonical orders, the same whichever NPUs were simulated: collectives by when they ran, the
+    // timeline by NPU and start.
+    std::sort(r.stats.collectives.begin(), r.stats.collectives.end(),
+              [](const CollectiveRecord& a, const CollectiveRecord& b) {
+                  return std::tie(a.start_ns, a.end_ns, a.group_id, a.ordinal) <
+                         std::tie(b.start_ns, b.end_ns, b.group_id, b.ordinal);
+              });
+    std::sort(r.stats.timeline.begin(), r.stats.timeline.end(),
+              [](const TimelineRecord& a, const TimelineRecord& b) {
+                  return std::tie(a.npu, a.start_ns, a.end_ns, a.node) <
+                         std::tie(b.npu, b.start_ns, b.end_ns, b.node);
+              });
     for (const auto& s : r.stats.npus)
         r.total_ns = std::max(r.total_ns, s.finish_ns);
     r.events = parts_->engine.stats().events;
     r.peak_queue = parts_->engine.stats().peak_queue;
-    r.messages = parts_->network->messages();
-    r.message_bytes = parts_->network->bytes();
     r.complete = parts_->executor->all_finished();
     r.links = parts_->network->link_stats();
-    for (const auto& m : parts_->matcher->unmatched())
-        if (m.send_posted && !m.recv_posted && m.key.space == MessageSpace::Workload)
-            r.unreceived.push_back(m);
     std::sort(r.unreceived.begin(), r.unreceived.end(),
               [](const UnmatchedMessage& a, const UnmatchedMessage& b) {
                   return std::tie(a.key.src, a.key.dst, a.key.tag, a.key.bytes) <

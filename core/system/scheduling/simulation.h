@@ -8,6 +8,7 @@
 #include "core/base/status.h"
 #include "core/config/config_types.h"
 #include "core/system/scheduling/run_stats.h"
+#include "core/system/scheduling/symmetry.h"
 #include "core/system/scheduling/workload_executor.h"
 #include "core/system/scheduling/workload_graph.h"
 
@@ -34,6 +35,9 @@ struct SimulationInput {
     ComputeModelKind compute_model = ComputeModelKind::FromSystem; // FromSystem: roofline-enabled decides
     config::SystolicConfig systolic;                               // the array of ComputeModelKind::Systolic
     bool keep_timeline = false;
+    // Simulate one representative NPU per class of provably identical NPUs when the inputs allow it
+    // (symmetry.h); the results are the full run's either way.
+    bool symmetry = true;
     // Custom collective implementations per config::CollectiveKind: one graph per group position.
     std::vector<WorkloadGraph> custom[config::kCollectiveKinds];
 };
@@ -51,6 +55,8 @@ struct RunResult {
     // without its receive, and so do we, but the user should hear about it.
     std::vector<UnmatchedMessage> unreceived;
     std::vector<LinkStats> links; // per-link traffic (congestion and flow models; empty for analytical)
+    uint32_t simulated_npus = 0;  // NPUs actually simulated: all, or one per symmetric class
+    std::string symmetry;         // the symmetry used, or why none was (empty: not asked for)
 };
 
 // The config::CollectiveKind whose algorithms run `t`, or -1 (BROADCAST is replayed).

@@ -22,15 +22,17 @@ WorkloadExecutor::WorkloadExecutor(Engine& engine, NpuBuckets& buckets, P2PMatch
       npus_(graphs.size()), collective_index_(groups.groups.size()) {
     stats_.npus.assign(graphs.size(), {});
     stats_.systolic_pes = options.systolic ? uint64_t(options.array.rows) * options.array.cols : 0;
-    unfinished_ = static_cast<uint32_t>(graphs.size());
-    for (size_t i = 0; i < graphs.size(); ++i) {
+    unfinished_ = 0;
+    for (uint32_t i = 0; i < graphs.size(); ++i) {
+        stats_.npus[i].nodes = graphs[i].size();
+        if (!simulated(i)) continue; // no state: its representative's stands for it
+        ++unfinished_;
         Npu& s = npus_[i];
         const WorkloadGraph& g = graphs[i];
         s.parents_left.resize(g.size());
         for (size_t k = 0; k < g.size(); ++k)
             s.parents_left[k] = g.nodes[k].parents;
         s.group_ordinal.assign(groups.groups.size(), 0);
-        stats_.npus[i].nodes = g.size();
     }
 }
 
@@ -59,11 +61,13 @@ void WorkloadExecutor::push_ready(uint32_t npu, uint32_t node) {
 
 void WorkloadExecutor::start() {
     for (uint32_t npu = 0; npu < npus_.size(); ++npu) {
+        if (!simulated(npu)) continue;
         const WorkloadGraph& g = graphs_[npu];
         for (uint32_t k = 0; k < g.size(); ++k)
             if (g.nodes[k].parents == 0) push_ready(npu, k);
     }
     for (uint32_t npu = 0; npu < npus_.size(); ++npu) {
+        if (!simulated(npu)) continue;
         issue_ready(npu);
         check_end(npu);
     }
@@ -369,8 +373,9 @@ std::string WorkloadExecutor::describe(uint32_t npu, uint32_t node, bool running
 std::vector<StuckNode> WorkloadExecutor::stuck_nodes(size_t per_npu) const {
     std::vector<StuckNode> out;
     for (uint32_t npu = 0; npu < npus_.size(); ++npu) {
-        if (stats_.npus[npu].finished) continue;
-        const Npu& s = npus_[npu];
+        const uint32_t state = options_.symmetry ? options_.symmetry->representative(npu) : npu;
+        if (stats_.npus[state].finished) continue;
+        const Npu& s = npus_[state];
         std::vector<uint32_t> running;
         for (const auto& r : s.running)
             running.push_back(r.node);
@@ -389,7 +394,7 @@ std::vector<StuckNode> WorkloadExecutor::stuck_nodes(size_t per_npu) const {
         if (shown == 0)
             out.push_back({npu, 0,
                            "nothing in flight and nothing ready: " +
-                               std::to_string(stats_.npus[npu].nodes - stats_.npus[npu].nodes_done) +
+                               std::to_string(stats_.npus[state].nodes - stats_.npus[state].nodes_done) +
                                " node(s) wait for parents that never finished"});
     }
     return out;

@@ -23,6 +23,7 @@
 #include "core/system/scheduling/custom_collective.h"
 #include "core/system/scheduling/p2p_matcher.h"
 #include "core/system/scheduling/run_stats.h"
+#include "core/system/scheduling/symmetry.h"
 #include "core/system/scheduling/workload_graph.h"
 
 #include <string>
@@ -50,6 +51,8 @@ struct ExecutorOptions {
     bool keep_timeline = false;
     // Per config::CollectiveKind: the custom implementation's ET per group position (empty = built-in).
     const std::vector<WorkloadGraph>* custom[4] = {};
+    // A run of representatives: only they are started, and stand for their classes (symmetry.h).
+    const RankSymmetry* symmetry = nullptr;
 };
 
 // A node that could not finish, for the report when a run ends with unfinished NPUs.
@@ -66,13 +69,14 @@ public:
                      const ExecutorOptions& options, const std::vector<WorkloadGraph>& graphs,
                      RunStats& stats);
 
-    // Issues every NPU's dependency-free nodes at time 0, NPU 0 first (as ASTRA-sim starts up).
+    // Issues every (simulated) NPU's dependency-free nodes at time 0, NPU 0 first (as ASTRA-sim starts up).
     void start();
     void on_event(uint32_t kind, uint64_t arg) override;
 
     bool all_finished() const { return unfinished_ == 0; }
     uint64_t nodes_done() const { return nodes_done_; }
     // Why the unfinished NPUs are stuck: what is in flight and what is ready but not issued (a few each).
+    // In a run of representatives, an NPU that was not simulated is stuck where its representative is.
     std::vector<StuckNode> stuck_nodes(size_t per_npu = 4) const;
 
 private:
@@ -97,6 +101,9 @@ private:
     };
 
     static uint64_t pack(uint32_t npu, uint32_t node) { return uint64_t(npu) << 32 | node; }
+    bool simulated(uint32_t npu) const {
+        return !options_.symmetry || options_.symmetry->is_representative(npu);
+    }
     Slot slot_of(const GraphNode& n) const;
     void push_ready(uint32_t npu, uint32_t node);
     void issue_ready(uint32_t npu);

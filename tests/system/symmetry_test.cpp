@@ -1,0 +1,328 @@
+// Symmetric runs (core/system/scheduling/symmetry.h): simulating one representative NPU per class must give
+// the full run's report, byte for byte apart from the engine counters that measure the work done.
+//
+// Each case runs twice, with SessionConfig::symmetry off (every NPU simulated) and on, and compares the
+// whole JSON report (per-NPU figures, collectives, messages, notes, stuck nodes, unreceived messages) and the
+// timeline. The cases: every ASTRA-sim reference case, generated collectives on 1-, 2- and 3-D networks with
+// ring and direct algorithms, LIFO and FIFO, several chunks and active chunks, send/recv rings, generated
+// transformer training and inference with DP/TP/PP/SP, stuck and unmatched workloads; and the inputs where
+// the reduction must not be used.
+#include "core/config/scenario.h"
+#include "core/report/report.h"
+#include "core/session/scenario_setup.h"
+#include "core/session/session.h"
+#include "core/system/scheduling/symmetry.h"
+#include "support/anchor_cases.h"
+#include "support/test_support.h"
+#include "support/trace_builder.h"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+using namespace astrolabe;
+using namespace astrolabe::test;
+
+namespace {
+
+struct Outcome {
+    std::string report;   // without the engine section
+    std::string timeline; // Chrome trace JSON
+    uint32_t simulated = 0;
+    std::string symmetry;
+    bool complete = false;
+};
+
+Outcome run_once(SessionConfig cfg, TraceSource& traces, bool symmetry) {
+    cfg.symmetry = symmetry;
+    cfg.keep_timeline = true;
+    std::vector<std::string> warnings;
+    auto sim = build_simulation(std::move(cfg), traces, warnings);
+    INFO(sim.status().message());
+    REQUIRE(sim.is_ok());
+    sim.value()->run_to_end();
+    RunResult r = sim.value()->result();
+    ReportContext ctx = report_context(*sim.value(), "case");
+    ctx.load_warnings = warnings;
+    nlohmann::json j = nlohmann::json::parse(report_json(r, ctx));
+    j.erase("engine");
+    return {j.dump(1), timeline_json(*sim.value(), r), r.simulated_npus, r.symmetry, r.complete};
+}
+
+// Runs both ways and requires equal reports; returns the symmetric run's outcome.
+Outcome compare(const SessionConfig& cfg, const std::function<std::unique_ptr<TraceSource>()>& traces) {
+    auto full_traces = traces();
+    Outcome full = run_once(cfg, *full_traces, false);
+    auto sym_traces = traces();
+    Outcome sym = run_once(cfg, *sym_traces, true);
+    INFO("symmetry: " << sym.symmetry);
+    CHECK(full.simulated == cfg.network.npus());
+    CHECK(sym.report == full.report);
+    if (std::getenv("SYM_DEBUG") && sym.report != full.report) {
+        std::ofstream("/tmp/sym_full.json") << full.report;
+        std::ofstream("/tmp/sym_sym.json") << sym.report;
+    }
+    CHECK(sym.timeline == full.timeline);
+    return sym;
+}
+
+Outcome compare_traces(const SessionConfig& cfg, const std::vector<std::string>& traces) {
+    return compare(cfg, [&] {
+        auto src = std::make_unique<MemoryTraceSource>();
+        for (size_t i = 0; i < traces.size(); ++i)
+            src->add("t." + std::to_string(i) + ".et", traces[i]);
+        return std::unique_ptr<TraceSource>(std::move(src));
+    });
+}
+
+// A scenario JSON with a generated workload, run through the CLI's path.
+Outcome compare_scenario(const std::string& text) {
+    auto sc = config::parse_scenario_json(text, "scenario.json");
+    INFO(sc.status().message());
+    REQUIRE(sc.is_ok());
+    auto setup = scenario_setup(sc.value());
+    INFO(setup.status().message());
+    REQUIRE(setup.is_ok());
+    REQUIRE(setup.value().embedded);
+    const SessionConfig cfg = setup.value().config;
+    return compare(cfg, [&] {
+        auto again = scenario_setup(sc.value());
+        REQUIRE(again.is_ok());
+        return std::move(again.value().embedded);
+    });
+}
+
+std::string microbench(const std::string& collective, uint32_t npus, const std::string& network,
+                       const std::string& system_extra) {
+    return R"({"schema": "astrolabe.scenario/1",
+      "workload": {"generate": {"kind": "microbench", "collective": ")" +
+           collective + R"(", "size": "256KiB", "npus": )" + std::to_string(npus) +
+           R"(, "repeat": 2, "compute-us": 3}},
+      "network": )" +
+           network + R"(,
+      "system": {"endpoint-delay": 10, "local-mem-bw": 1600, )" +
+           system_extra + R"(}})";
+}
+
+SessionConfig ring_config(uint32_t npus, const std::string& system_extra = "") {
+    SessionConfig cfg;
+    cfg.network = network_yaml("topology: [Ring]\nnpus_count: [" + std::to_string(npus) +
+                               "]\nbandwidth: [50]\nlatency: [500]\n");
+    cfg.system = system_json(R"({"scheduling-policy": "LIFO", "endpoint-delay": 10,
+        "active-chunks-per-dimension": 1, "preferred-dataset-splits": 2,
+        "all-reduce-implementation": ["ring"], "collective-optimization": "localBWAware", "local-mem-bw": 1600)" +
+                             system_extra + "}");
+    return cfg;
+}
+
+} // namespace
+
+TEST_CASE("rank symmetry: representatives, shifts and classes in closed form", "[system][symmetry]") {
+    // Ranks as digits (a, b, c) of sizes 4, 2, 3 (rank = a + 4b + 8c); translations along a and c: classes
+    // are the NPUs with equal b, 12 each, represented by a = c = 0 (ranks 0 and 4).
+    RankSymmetry sym({4, 2, 3}, 0b101);
+    CHECK(sym.order() == 12);
+    CHECK(sym.npus() == 24);
+    CHECK(sym.is_representative(0));
+    CHECK(sym.is_representative(4));
+    CHECK_FALSE(sym.is_representative(1));
+    CHECK(sym.representative(23) == 4); // (3, 1, 2) -> (0, 1, 0)
+    CHECK(sym.representative(17) == 0); // (1, 0, 2) -> (0, 0, 0)
+    // 19 = (3, 0, 2) moved by 13 = (1, 1, 1) is (0, 0, 0): b is not a symmetric digit, so it does not move.
+    CHECK(sym.shift(19, 13) == 0);
+    CHECK(sym.shift(0, 13, true) == 3 + 2 * 8); // (0,0,0) - (1,_,1) = (3, 0, 2)
+    std::vector<uint32_t> cls = sym.class_of(4);
+    CHECK(cls.size() == 12);
+    CHECK(cls.front() == 4);
+    CHECK(cls.back() == 23);
+}
+
+TEST_CASE("every ASTRA-sim reference case gives the same report with and without symmetry",
+          "[system][symmetry]") {
+    // 58 congestion-unaware cases. Expected: identical reports and timelines, and the reduction used in
+    // 45 of them: every ring and direct case (one NPU simulated, on 1-, 2- and 3-D networks), the
+    // send/recv ring, the generated single-node cases and the STAGE traces (by pipeline stage). Not in
+    // the 13 others: 12 run halving-doubling or double binary tree, one a custom collective ET.
+    size_t reduced = 0, cases = 0;
+    for (const auto& c : load_anchors()) {
+        INFO("case " << c.name);
+        SessionConfig cfg = load_configs(c);
+        Outcome o =
+            compare(cfg, [&] { return std::unique_ptr<TraceSource>(new PrefixTraceSource(c.workload)); });
+        CHECK(o.complete);
+        reduced += o.simulated < cfg.network.npus();
+        ++cases;
+    }
+    CHECK(cases == 58);
+    CHECK(reduced == 45);
+}
+
+TEST_CASE("generated collectives give the same report with and without symmetry", "[system][symmetry]") {
+    // Expected: identical reports; every case below is symmetric in all its dimensions, so one NPU is
+    // simulated.
+    const std::string ring64 =
+        R"({"topology": ["Ring"], "npus_count": [64], "bandwidth": [50], "latency": [500]})";
+    const std::string sw16 =
+        R"({"topology": ["Switch"], "npus_count": [16], "bandwidth": [100], "latency": [300]})";
+    const std::string fc8 =
+        R"({"topology": ["FullyConnected"], "npus_count": [8], "bandwidth": [25], "latency": [100]})";
+    const std::string rs4x4 =
+        R"({"topology": ["Ring", "Switch"], "npus_count": [4, 4], "bandwidth": [200, 50], "latency": [100, 700]})";
+    const std::string rfs2x3x4 =
+        R"({"topology": ["Ring", "FullyConnected", "Switch"], "npus_count": [2, 3, 4],
+        "bandwidth": [300, 100, 25], "latency": [50, 200, 900]})";
+    struct Case {
+        const char* collective;
+        uint32_t npus;
+        const std::string* network;
+        std::string system;
+    };
+    const std::vector<Case> cases = {
+        {"all_reduce", 64, &ring64,
+         R"("scheduling-policy": "LIFO", "preferred-dataset-splits": 4, "active-chunks-per-dimension": 1)"},
+        {"all_reduce", 64, &ring64,
+         R"("scheduling-policy": "FIFO", "preferred-dataset-splits": 4, "active-chunks-per-dimension": 2)"},
+        {"all_gather", 16, &sw16,
+         R"("all-gather-implementation": ["direct"], "preferred-dataset-splits": 3)"},
+        {"reduce_scatter", 16, &sw16,
+         R"("reduce-scatter-implementation": ["ring"], "preferred-dataset-splits": 1)"},
+        {"all_to_all", 8, &fc8, R"("all-to-all-implementation": ["direct"], "preferred-dataset-splits": 2)"},
+        {"all_reduce", 16, &rs4x4,
+         R"("all-reduce-implementation": ["ring", "direct"], "collective-optimization": "localBWAware", "preferred-dataset-splits": 4)"},
+        {"all_reduce", 16, &rs4x4,
+         R"("all-reduce-implementation": ["direct", "ring"], "collective-optimization": "baseline", "scheduling-policy": "FIFO", "active-chunks-per-dimension": 2)"},
+        {"all_gather", 24, &rfs2x3x4,
+         R"("all-gather-implementation": ["ring", "direct", "ring"], "preferred-dataset-splits": 2)"},
+        {"all_to_all", 24, &rfs2x3x4,
+         R"("all-to-all-implementation": ["direct", "ring", "direct"], "preferred-dataset-splits": 2)"},
+    };
+    for (const auto& c : cases) {
+        DYNAMIC_SECTION(c.collective << " on " << c.npus << " NPUs, " << c.system) {
+            Outcome o = compare_scenario(microbench(c.collective, c.npus, *c.network, c.system));
+            CHECK(o.complete);
+            CHECK(o.simulated == 1);
+        }
+    }
+}
+
+TEST_CASE("generated transformer workloads give the same report with and without symmetry",
+          "[system][symmetry][generate]") {
+    // DP x TP x PP (x SP) training and inference with communicator groups and pipeline send/recv. Expected:
+    // identical reports; the pipeline stages differ, so there is one class per stage.
+    struct Case {
+        const char* name;
+        const char* generate;
+        const char* network;
+        uint32_t simulated; // expected representatives
+    };
+    const std::vector<Case> cases = {
+        {"dp2 tp2 pp2 on Switch(4) x Switch(2)",
+         R"("kind": "transformer", "model": "gpt", "layers": 2, "hidden": 512, "heads": 8, "seq": 256, "batch": 4, "micro-batch": 2, "dp": 2, "tp": 2, "pp": 2)",
+         R"({"topology": ["Switch", "Switch"], "npus_count": [4, 2], "bandwidth": [300, 25], "latency": [100, 1000]})",
+         2},
+        {"dp4 tp2 pp2 on Ring(4) x Switch(2) x Ring(2)",
+         R"("kind": "transformer", "model": "gpt", "layers": 2, "hidden": 512, "heads": 8, "seq": 256, "batch": 8, "micro-batch": 2, "dp": 4, "tp": 2, "pp": 2)",
+         R"({"topology": ["Ring", "Switch", "Ring"], "npus_count": [4, 2, 2], "bandwidth": [50, 300, 50], "latency": [500, 100, 500]})",
+         2},
+        // The data group is ranks {0, 1, 4, 5} as a ring: 0 -> 1 crosses the switch, 1 -> 4 the ring, so
+        // the two data-parallel positions behave differently: one class per dp coordinate.
+        {"dp2 tp2 sp2 with ZeRO-3 and recomputation",
+         R"("kind": "transformer", "model": "gpt", "layers": 2, "hidden": 512, "heads": 8, "seq": 512, "batch": 4, "micro-batch": 2, "dp": 2, "tp": 2, "sp": 2, "weight-sharded": true, "recompute": true)",
+         R"({"topology": ["Switch", "Ring"], "npus_count": [4, 2], "bandwidth": [300, 50], "latency": [100, 500]})",
+         2},
+        {"inference (decode) dp2 tp4",
+         R"("kind": "transformer", "phase": "decode", "decode-steps": 2, "model": "gpt", "layers": 2, "hidden": 512, "heads": 8, "seq": 128, "batch": 4, "micro-batch": 2, "dp": 2, "tp": 4)",
+         R"({"topology": ["Switch"], "npus_count": [8], "bandwidth": [300], "latency": [100]})", 1},
+    };
+    for (const auto& c : cases) {
+        DYNAMIC_SECTION(c.name) {
+            std::string text =
+                std::string(R"({"schema": "astrolabe.scenario/1", "workload": {"generate": {)") + c.generate +
+                R"(}}, "network": )" + c.network +
+                R"(, "system": {"endpoint-delay": 10, "local-mem-bw": 1600, "peak-perf": 900,
+                "preferred-dataset-splits": 2, "collective-optimization": "localBWAware"},
+                "memory": {"memory-type": "LOCAL_MEMORY", "local-mem-latency": 100, "local-mem-bw": 2000},
+                "compute_model": "roofline"})";
+            Outcome o = compare_scenario(text);
+            INFO("symmetry: " << o.symmetry);
+            CHECK(o.complete);
+            CHECK(o.simulated == c.simulated);
+        }
+    }
+}
+
+TEST_CASE("send/recv rings, stuck receives and unreceived sends give the same report with symmetry",
+          "[system][symmetry]") {
+    const uint32_t n = 16;
+    SECTION("each NPU sends to the next and receives from the previous, twice") {
+        // Expected: complete, identical; one NPU simulated.
+        std::vector<std::string> traces;
+        for (uint32_t r = 0; r < n; ++r) {
+            TraceBuilder t;
+            t.comp(1, 5);
+            t.send(2, (r + 1) % n, 65536, 7, {1});
+            t.recv(3, (r + n - 1) % n, 65536, 7, {1});
+            t.send(4, (r + 3) % n, 1024, 9, {2, 3});
+            t.recv(5, (r + n - 3) % n, 1024, 9, {2, 3});
+            traces.push_back(t.bytes());
+        }
+        Outcome o = compare_traces(ring_config(n), traces);
+        CHECK(o.complete);
+        CHECK(o.simulated == 1);
+    }
+    SECTION("a receive nobody sends, and a send nobody receives") {
+        // Expected: incomplete, with the same stuck nodes and unreceived messages listed for every NPU.
+        std::vector<std::string> traces;
+        for (uint32_t r = 0; r < n; ++r) {
+            TraceBuilder t;
+            t.coll(1, trace::CollectiveType::AllReduce, 1 << 16);
+            t.send(2, (r + 2) % n, 4096, 3, {1});
+            t.recv(3, (r + n - 1) % n, 4096, 4, {1});
+            traces.push_back(t.bytes());
+        }
+        Outcome o = compare_traces(ring_config(n), traces);
+        CHECK_FALSE(o.complete);
+        CHECK(o.simulated == 1);
+        CHECK(o.report.find("never sent") != std::string::npos);
+    }
+}
+
+TEST_CASE("symmetry is not used where it would not be exact", "[system][symmetry]") {
+    const uint32_t n = 8;
+    TraceBuilder t;
+    t.comp(1, 10);
+    t.coll(2, trace::CollectiveType::AllReduce, 1 << 20, {1});
+    const std::vector<std::string> same = same_on_all(t, n);
+    SECTION("halving-doubling partners are not translation-invariant") {
+        SessionConfig cfg = ring_config(n);
+        cfg.system.implementation[0] = {{config::CollectiveAlgorithm::HalvingDoubling, -1}};
+        Outcome o = compare_traces(cfg, same);
+        CHECK(o.simulated == n);
+        CHECK(o.symmetry.find("halvingDoubling") != std::string::npos);
+    }
+    SECTION("links shared between NPUs (flow model)") {
+        SessionConfig cfg = ring_config(n);
+        cfg.network_model = NetworkModelKind::Flow;
+        Outcome o = compare_traces(cfg, same);
+        CHECK(o.simulated == n);
+        CHECK(o.symmetry.find("shares links") != std::string::npos);
+    }
+    SECTION("one NPU's trace differs") {
+        std::vector<std::string> traces = same;
+        TraceBuilder slow;
+        slow.comp(1, 11);
+        slow.coll(2, trace::CollectiveType::AllReduce, 1 << 20, {1});
+        traces[5] = slow.bytes();
+        Outcome o = compare_traces(ring_config(n), traces);
+        CHECK(o.simulated == n);
+        CHECK(o.symmetry.find("differ") != std::string::npos);
+    }
+    SECTION("a straggler set by npu-overrides") {
+        SessionConfig cfg = ring_config(n, R"(, "npu-overrides": [{"npus": [3], "compute-slowdown": 2}])");
+        Outcome o = compare_traces(cfg, same);
+        CHECK(o.simulated == n);
+    }
+}
