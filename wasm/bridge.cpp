@@ -53,9 +53,12 @@ std::string problems_text() {
     return out;
 }
 
-// Result codes of the load calls: 0 loaded and valid, 1 loaded with problems (shown in the UI), 2 refused
-// (the scenario is unchanged; the reason is in astro_problems()).
-int load_code(const Status& refused) {
+// Every load call ends here. Returns its result code: 0 loaded and valid, 1 loaded with problems (shown
+// in the UI), 2 refused (the scenario is unchanged; the reason is in astro_problems()). Any load from the
+// page, even a refused one, discards unapplied edits in the scenario panel's JSON editor, which then shows
+// the app's document again.
+int finish_load(const Status& refused) {
+    view().json_dirty = false;
     if (!refused.is_ok()) return 2;
     return app().validation().is_ok() ? 0 : 1;
 }
@@ -94,21 +97,15 @@ EMSCRIPTEN_KEEPALIVE const char* astro_samples() {
 }
 
 EMSCRIPTEN_KEEPALIVE int astro_load_sample(const char* name) {
-    int rc = astrolabe::wasm::load_code(app().load_sample(name));
-    astrolabe::wasm::view().json_dirty = false;
-    return rc;
+    return astrolabe::wasm::finish_load(app().load_sample(name));
 }
 
 EMSCRIPTEN_KEEPALIVE int astro_load_scenario(const char* json, const char* source) {
-    int rc = astrolabe::wasm::load_code(app().load_scenario_text(json, source));
-    astrolabe::wasm::view().json_dirty = false;
-    return rc;
+    return astrolabe::wasm::finish_load(app().load_scenario_text(json, source));
 }
 
 EMSCRIPTEN_KEEPALIVE int astro_load_link(const char* link) {
-    int rc = astrolabe::wasm::load_code(app().load_link(link));
-    astrolabe::wasm::view().json_dirty = false;
-    return rc;
+    return astrolabe::wasm::finish_load(app().load_link(link));
 }
 
 // Uploaded trace files arrive one at a time, then are committed together (their names give the ranks).
@@ -118,9 +115,7 @@ EMSCRIPTEN_KEEPALIVE void astro_add_trace(const char* name, const char* bytes, i
 EMSCRIPTEN_KEEPALIVE int astro_commit_traces() {
     auto files = std::move(astrolabe::wasm::g_pending_traces);
     astrolabe::wasm::g_pending_traces.clear();
-    int rc = astrolabe::wasm::load_code(app().load_traces(std::move(files)));
-    astrolabe::wasm::view().json_dirty = false;
-    return rc;
+    return astrolabe::wasm::finish_load(app().load_traces(std::move(files)));
 }
 
 EMSCRIPTEN_KEEPALIVE const char* astro_scenario_json() {

@@ -2,8 +2,7 @@
 // the KV cache) or decode steps (one token per sequence per step, reading the KV cache), split by TP and PP
 // (and EP for MoE layers). Forward only, so TP regions end in an all-reduce (no sequence parallelism), and
 // the KV cache appears as MEM_LOAD / MEM_STORE nodes of its exact byte size.
-#include "core/generate/model_dims.h"
-#include "core/generate/trace_emitter.h"
+#include "core/generate/chain_emitter.h"
 #include "core/generate/transformer_internal.h"
 
 #include <string>
@@ -14,16 +13,17 @@ namespace {
 
 using trace::CollectiveType;
 
-class InferenceBuilder {
+// Sequences of one micro-batch on a rank (the data group splits them).
+uint64_t samples_per_rank(const TransformerParams& p) {
+    return p.micro_batch_size() / p.dp;
+}
+
+class InferenceBuilder : ChainEmitter {
 public:
+    // Tokens per rank: each sequence's whole prompt in prefill, one new token per sequence in decode.
     InferenceBuilder(const TransformerParams& p, const ParallelLayout& layout, uint32_t rank, trace::Trace& t)
-        : p_(p), layout_(layout), c_(layout.coord(rank)), em_(t), samples_(p.micro_batch_size() / p.dp),
-          dims_(p, samples_ * (p.phase == Phase::Prefill ? p.seq : 1)) {
-        for (int k = 0; k < kGroupKinds; ++k)
-            pg_[k] = layout.pg_name(static_cast<GroupKind>(k), rank);
-        layers_per_stage_ = p.layers / p.pp;
-        first_layer_ = c_.pp * layers_per_stage_;
-    }
+        : ChainEmitter(p, layout, rank, t, samples_per_rank(p) * (p.phase == Phase::Prefill ? p.seq : 1)),
+          samples_(samples_per_rank(p)) {}
 
     void build() {
         const uint64_t steps = p_.phase == Phase::Decode ? p_.decode_steps : 1;
@@ -33,24 +33,10 @@ public:
     }
 
 private:
-    uint64_t take_extra() {
-        uint64_t e = extra_;
-        extra_ = 0;
-        return e;
-    }
-    uint64_t comp(const std::string& name, uint64_t ops, uint64_t bytes) {
-        return cursor_ = em_.comp(name, ops, bytes, {cursor_, take_extra()});
-    }
+    // Without sequence parallelism every TP rank holds the whole T x d activations between regions.
     uint64_t elem(const std::string& name, uint64_t ops_per_elem) {
         const uint64_t n = dims_.T * dims_.d;
         return comp(name, ops_per_elem * n, 2 * n * dims_.E);
-    }
-    uint64_t gemm(const std::string& name, uint64_t m, uint64_t n, uint64_t k) {
-        return cursor_ = em_.gemm(name, Gemm{m, n, k}, dims_.E, {cursor_, take_extra()});
-    }
-    uint64_t blocking(const std::string& name, CollectiveType type, uint64_t bytes, GroupKind kind) {
-        if (layout_.size(kind) <= 1) return cursor_;
-        return cursor_ = em_.coll(name, type, bytes, pg_[int(kind)], {cursor_, take_extra()});
     }
     uint32_t tag(uint64_t s, uint64_t boundary, uint64_t mb, bool wrap) const {
         return static_cast<uint32_t>(1 + 2 * ((s * p_.pp + boundary) * p_.microbatches() + mb) +
@@ -60,15 +46,7 @@ private:
     void layer(uint64_t s, uint64_t mb, uint64_t l);
     void step(uint64_t s, uint64_t mb);
 
-    const TransformerParams& p_;
-    const ParallelLayout& layout_;
-    RankCoord c_;
-    TraceEmitter em_;
-    uint64_t samples_;
-    ModelDims dims_;
-    std::string pg_[kGroupKinds];
-    uint64_t layers_per_stage_ = 0, first_layer_ = 0;
-    uint64_t cursor_ = 0, extra_ = 0;
+    uint64_t samples_; // samples_per_rank()
 };
 
 void InferenceBuilder::layer(uint64_t s, uint64_t mb, uint64_t l) {
@@ -93,22 +71,7 @@ void InferenceBuilder::layer(uint64_t s, uint64_t mb, uint64_t l) {
     blocking(n + "attn_out", CollectiveType::AllReduce, full * D.E, GroupKind::Tensor);
     elem(n + "attn_residual", 1);
     elem(n + "ffn_norm", 5);
-    if (D.local_experts) {
-        const uint64_t routed = D.T * p_.top_k;
-        const uint64_t per_expert = std::max<uint64_t>(1, routed / D.local_experts);
-        gemm(n + "router", D.T, p_.experts, D.d);
-        blocking(n + "dispatch", CollectiveType::AllToAll, routed * D.d * D.E / p_.tp, GroupKind::Expert);
-        for (uint64_t e = 0; e < D.local_experts; ++e) {
-            const std::string x = n + "expert" + std::to_string(e) + ".";
-            gemm(x + "up", per_expert, D.up_n, D.d);
-            gemm(x + "down", per_expert, D.d, D.f_tp);
-        }
-        blocking(n + "combine", CollectiveType::AllToAll, routed * D.d * D.E / p_.tp, GroupKind::Expert);
-    } else {
-        gemm(n + "ffn_up", D.T, D.up_n, D.d);
-        gemm(n + "ffn_down", D.T, D.d, D.f_tp);
-    }
-    blocking(n + "ffn_out", CollectiveType::AllReduce, full * D.E, GroupKind::Tensor);
+    ffn_forward(n, CollectiveType::AllReduce);
     elem(n + "ffn_residual", 1);
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <initializer_list>
 
 namespace astrolabe::generate {
 
@@ -16,6 +17,19 @@ bool parse_u64(const std::string& s, uint64_t& out) {
     }
     out = v;
     return true;
+}
+
+// Sets `field` to the value paired with `spelling`; false (and `field` untouched) when none is.
+template <typename E>
+bool parse_choice(const std::string& spelling, E& field,
+                  std::initializer_list<std::pair<const char*, E>> choices) {
+    for (const auto& c : choices) {
+        if (spelling == c.first) {
+            field = c.second;
+            return true;
+        }
+    }
+    return false;
 }
 
 bool parse_bool(std::string s, bool& out) {
@@ -166,36 +180,22 @@ Status set_param(TransformerParams& p, const std::string& name, const std::strin
     auto flag = [&](bool& field) { return parse_bool(value, field) ? Status::ok() : bad("true or false"); };
     if (name == "preset") return apply_preset(p, value);
     if (name == "model") {
-        if (value == "gpt") {
-            p.model = ModelFamily::Gpt;
-        } else if (value == "llama") {
-            p.model = ModelFamily::Llama;
-        } else {
-            return bad("gpt or llama");
-        }
-        return Status::ok();
+        if (parse_choice(value, p.model, {{"gpt", ModelFamily::Gpt}, {"llama", ModelFamily::Llama}}))
+            return Status::ok();
+        return bad("gpt or llama");
     }
     if (name == "phase") {
-        if (value == "training") {
-            p.phase = Phase::Training;
-        } else if (value == "prefill") {
-            p.phase = Phase::Prefill;
-        } else if (value == "decode") {
-            p.phase = Phase::Decode;
-        } else {
-            return bad("training, prefill or decode");
-        }
-        return Status::ok();
+        if (parse_choice(
+                value, p.phase,
+                {{"training", Phase::Training}, {"prefill", Phase::Prefill}, {"decode", Phase::Decode}}))
+            return Status::ok();
+        return bad("training, prefill or decode");
     }
     if (name == "grad-sync") {
-        if (value == "microbatch") {
-            p.grad_sync = GradSync::Microbatch;
-        } else if (value == "step") {
-            p.grad_sync = GradSync::Step;
-        } else {
-            return bad("microbatch or step");
-        }
-        return Status::ok();
+        if (parse_choice(value, p.grad_sync,
+                         {{"microbatch", GradSync::Microbatch}, {"step", GradSync::Step}}))
+            return Status::ok();
+        return bad("microbatch or step");
     }
     if (name == "layers") return num(p.layers);
     if (name == "hidden") return num(p.hidden);

@@ -4,12 +4,11 @@
 // of every node.
 //
 // Index
-//   [SECTION] Chain helpers      one compute stream per rank: every compute node follows the previous one
+//   [SECTION] Chain helpers      element-wise nodes and names (the chain itself: chain_emitter.h)
 //   [SECTION] Layer forward      norm, (AG) qkv, (A2A) attention, (A2A) out-proj, (RS), FFN or MoE
 //   [SECTION] Layer backward     the mirror image, plus the layer's gradient collectives
 //   [SECTION] Stage schedule     embeddings, send/recv between stages, 1F1B order, optimizer step
-#include "core/generate/model_dims.h"
-#include "core/generate/trace_emitter.h"
+#include "core/generate/chain_emitter.h"
 #include "core/generate/transformer.h"
 #include "core/generate/transformer_internal.h"
 
@@ -22,15 +21,11 @@ namespace {
 
 using trace::CollectiveType;
 
-class TrainingBuilder {
+class TrainingBuilder : ChainEmitter {
 public:
+    // A micro-batch's tokens split over the data and context groups.
     TrainingBuilder(const TransformerParams& p, const ParallelLayout& layout, uint32_t rank, trace::Trace& t)
-        : p_(p), layout_(layout), c_(layout.coord(rank)), em_(t),
-          dims_(p, p.micro_batch_size() * p.seq / (uint64_t(p.dp) * p.sp)) {
-        for (int k = 0; k < kGroupKinds; ++k)
-            pg_[k] = layout.pg_name(static_cast<GroupKind>(k), rank);
-        layers_per_stage_ = p.layers / p.pp;
-        first_layer_ = c_.pp * layers_per_stage_;
+        : ChainEmitter(p, layout, rank, t, p.micro_batch_size() * p.seq / (uint64_t(p.dp) * p.sp)) {
         grad_colls_.assign(layers_per_stage_, {});
     }
 
@@ -38,23 +33,10 @@ public:
 
 private:
     // [SECTION] Chain helpers
-    uint64_t take_extra() {
-        uint64_t e = extra_;
-        extra_ = 0;
-        return e;
-    }
+    // Element-wise work between TP regions covers this rank's sequence-parallel shard of a activations.
     uint64_t elem(const std::string& name, uint64_t ops_per_a) {
-        return cursor_ = em_.comp(name, ops_per_a * dims_.a, 2 * dims_.a * dims_.E, {cursor_, take_extra()});
+        return comp(name, ops_per_a * dims_.a, 2 * dims_.a * dims_.E);
     }
-    uint64_t gemm(const std::string& name, uint64_t m, uint64_t n, uint64_t k) {
-        return cursor_ = em_.gemm(name, Gemm{m, n, k}, dims_.E, {cursor_, take_extra()});
-    }
-    // A collective the compute stream waits for (its output feeds the next compute node).
-    uint64_t blocking(const std::string& name, CollectiveType type, uint64_t bytes, GroupKind kind) {
-        if (layout_.size(kind) <= 1) return cursor_;
-        return cursor_ = em_.coll(name, type, bytes, pg_[int(kind)], {cursor_, take_extra()});
-    }
-    bool has(GroupKind k) const { return layout_.size(k) > 1; }
     std::string tag(uint64_t mb, uint64_t layer) const {
         return "mb" + std::to_string(mb) + ".L" + std::to_string(layer) + ".";
     }
@@ -67,15 +49,6 @@ private:
     void backward(uint64_t mb);
     void optimizer_step();
 
-    const TransformerParams& p_;
-    const ParallelLayout& layout_;
-    RankCoord c_;
-    TraceEmitter em_;
-    ModelDims dims_;
-    std::string pg_[kGroupKinds];
-    uint64_t layers_per_stage_ = 0, first_layer_ = 0;
-    uint64_t cursor_ = 0;                           // the last node of the compute stream
-    uint64_t extra_ = 0;                            // one more parent for the next stream node (a receive)
     std::vector<std::vector<uint64_t>> grad_colls_; // per local layer: its gradient collectives
     std::vector<uint64_t> emb_grads_;               // the embedding weight-gradient GEMMs
 };
@@ -102,22 +75,7 @@ void TrainingBuilder::layer_forward(uint64_t mb, uint64_t layer, const char* wha
     elem(n + "attn_residual", 1);
     elem(n + "ffn_norm", 5);
     blocking(n + "ffn_in", CollectiveType::AllGather, D.a * D.E, GroupKind::Tensor);
-    if (D.local_experts) {
-        const uint64_t routed = D.T * p_.top_k;
-        const uint64_t per_expert = std::max<uint64_t>(1, routed / D.local_experts);
-        gemm(n + "router", D.T, p_.experts, D.d);
-        blocking(n + "dispatch", CollectiveType::AllToAll, routed * D.d * D.E / p_.tp, GroupKind::Expert);
-        for (uint64_t e = 0; e < D.local_experts; ++e) {
-            const std::string x = n + "expert" + std::to_string(e) + ".";
-            gemm(x + "up", per_expert, D.up_n, D.d);
-            gemm(x + "down", per_expert, D.d, D.f_tp);
-        }
-        blocking(n + "combine", CollectiveType::AllToAll, routed * D.d * D.E / p_.tp, GroupKind::Expert);
-    } else {
-        gemm(n + "ffn_up", D.T, D.up_n, D.d);
-        gemm(n + "ffn_down", D.T, D.d, D.f_tp);
-    }
-    blocking(n + "ffn_out", CollectiveType::ReduceScatter, D.T * D.d * D.E, GroupKind::Tensor);
+    ffn_forward(n, CollectiveType::ReduceScatter);
     elem(n + "ffn_residual", 1);
 }
 

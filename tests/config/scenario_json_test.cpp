@@ -50,11 +50,7 @@ TEST_CASE("scenario JSON: embedded traces and inline configs reproduce an ASTRA-
     cfg.network = s.network;
     cfg.system = s.system;
     cfg.memory = s.memory;
-    std::vector<std::string> warnings;
-    auto sim = build_simulation(cfg, src, warnings);
-    REQUIRE(sim.is_ok());
-    sim.value()->run_to_end();
-    RunResult res = sim.value()->result();
+    RunResult res = test::run(cfg, src);
     REQUIRE(res.complete);
     for (const auto& n : res.stats.npus)
         CHECK(n.finish_ns == 64440);

@@ -30,12 +30,7 @@ void check_case(const AnchorCase& c, NetworkModelKind model = NetworkModelKind::
                  << c.network << ", model " << network_model_name(model) << ")");
     SessionConfig cfg = load_configs(c, model);
     PrefixTraceSource traces(c.workload);
-    std::vector<std::string> warnings;
-    auto sim = build_simulation(std::move(cfg), traces, warnings);
-    INFO(sim.status().message());
-    REQUIRE(sim.is_ok());
-    sim.value()->run_to_end();
-    RunResult r = sim.value()->result();
+    RunResult r = test::run(std::move(cfg), traces);
     REQUIRE(r.complete);
     std::vector<TimeNs> finish, exposed;
     for (const auto& n : r.stats.npus) {
@@ -127,14 +122,9 @@ TEST_CASE("a 2-D congestion-aware network runs with dimension-ordered routes", "
     c.workload = "traces/astra-sim-microbenchmarks/all_reduce/8npus_1MB/all_reduce";
     c.system = "configs/sys_ring_d2_s4_a1_LIFO_ep10_mem1600_localBWAware.json";
     c.network = "configs/net_Ring-Switch_2x4.yml";
-    std::vector<std::string> warnings;
     auto run = [&](NetworkModelKind m) {
         PrefixTraceSource traces(c.workload);
-        auto sim = build_simulation(load_configs(c, m), traces, warnings);
-        INFO(sim.status().message());
-        REQUIRE(sim.is_ok());
-        sim.value()->run_to_end();
-        return sim.value()->result();
+        return test::run(load_configs(c, m), traces);
     };
     RunResult aware = run(NetworkModelKind::Congestion);
     RunResult unaware = run(NetworkModelKind::Analytical);

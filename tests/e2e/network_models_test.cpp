@@ -36,12 +36,7 @@ RunResult run(const Case& c, NetworkModelKind model) {
     cfg.network_model = model;
     cfg.keep_names = false;
     PrefixTraceSource traces(c.workload);
-    std::vector<std::string> warnings;
-    auto sim = build_simulation(std::move(cfg), traces, warnings);
-    INFO(sim.status().message());
-    REQUIRE(sim.is_ok());
-    sim.value()->run_to_end();
-    return sim.value()->result();
+    return test::run(std::move(cfg), traces);
 }
 
 } // namespace
@@ -115,12 +110,7 @@ TEST_CASE("a direct all-reduce behind one switch port cannot beat the port's ban
         MemoryTraceSource traces;
         for (uint32_t r = 0; r < p.npus; ++r)
             traces.add("ar." + std::to_string(r) + ".et", bytes);
-        std::vector<std::string> warnings;
-        auto sim = build_simulation(std::move(cfg), traces, warnings);
-        INFO(sim.status().message());
-        REQUIRE(sim.is_ok());
-        sim.value()->run_to_end();
-        RunResult r = sim.value()->result();
+        RunResult r = test::run(std::move(cfg), traces);
         REQUIRE(r.complete);
         return r.total_ns;
     };

@@ -31,12 +31,7 @@ RunResult run_scenario(const std::string& text, uint32_t npus) {
     cfg.network = sc.value().network;
     cfg.system = sc.value().system;
     cfg.groups = gen.value().groups;
-    std::vector<std::string> warnings;
-    auto sim = build_simulation(cfg, gen.value().traces, warnings);
-    INFO(sim.status().message());
-    REQUIRE(sim.is_ok());
-    sim.value()->run_to_end();
-    return sim.value()->result();
+    return test::run(cfg, gen.value().traces);
 }
 
 } // namespace

@@ -12,6 +12,31 @@ using namespace astrolabe;
 using namespace astrolabe::generate;
 using namespace astrolabe::generate::test_util;
 
+namespace {
+
+using Named = std::vector<std::pair<std::string, std::string>>;
+
+// Generates every rank of `p` and runs it on `cfg`, with the generator's communicator groups (when it made
+// any) read by the same parser as ASTRA-sim's comm-group files.
+RunResult run_generated(SessionConfig cfg, const TransformerParams& p) {
+    MemorySink sink = generate_all(p);
+    if (!sink.comm_groups.empty()) {
+        auto g = config::parse_comm_groups_json(sink.comm_groups, "generated.json",
+                                                static_cast<uint32_t>(p.npus()));
+        REQUIRE(g.is_ok());
+        cfg.groups = g.value();
+    }
+    return test::run(cfg, sink.ranks);
+}
+
+// `a`, then `b`: a base plan and the options of one case.
+Named joined(Named a, const Named& b) {
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+}
+
+} // namespace
+
 TEST_CASE("generated transformer traces run to completion in our simulator", "[generate][e2e]") {
     // A 2-D switch network of 8 NPUs and the roofline model; each workload must finish on every NPU with
     // every send received, the comm groups read by the same parser as ASTRA-sim's files.
@@ -21,14 +46,8 @@ TEST_CASE("generated transformer traces run to completion in our simulator", "[g
     base.system = test::system_json(
         test::read_data("configs/sys_ring_d2_s4_a1_LIFO_ep10_mem3350_localBWAware_roof989.json"));
     auto run = [&](const TransformerParams& p) {
-        MemorySink sink = generate_all(p);
-        SessionConfig cfg = base;
-        if (!sink.comm_groups.empty()) {
-            auto g = config::parse_comm_groups_json(sink.comm_groups, "generated.json", 8);
-            REQUIRE(g.is_ok());
-            cfg.groups = g.value();
-        }
-        RunResult r = test::run(cfg, sink.ranks);
+        REQUIRE(p.npus() == 8);
+        RunResult r = run_generated(base, p);
         CHECK(r.complete);
         CHECK(r.unreceived.empty());
         CHECK(r.total_ns > 0);
@@ -89,31 +108,13 @@ TEST_CASE("generated transformer traces run to completion in our simulator", "[g
     SECTION("inference: prefill tp 2 x pp 4 and 3 decode steps") {
         // KV-cache nodes are MEM_LOAD / MEM_STORE, which need a memory model (as in ASTRA-sim).
         base.memory = test::memory_json(test::read_data("configs/mem_per_npu_expansion_lat500_bw50.json"));
-        run(params({{"model", "llama"},
-                    {"phase", "prefill"},
-                    {"layers", "4"},
-                    {"hidden", "128"},
-                    {"heads", "4"},
-                    {"kv-heads", "2"},
-                    {"vocab", "512"},
-                    {"seq", "64"},
-                    {"batch", "4"},
-                    {"micro-batch", "2"},
-                    {"tp", "2"},
-                    {"pp", "4"}}));
-        run(params({{"model", "llama"},
-                    {"phase", "decode"},
-                    {"layers", "4"},
-                    {"hidden", "128"},
-                    {"heads", "4"},
-                    {"kv-heads", "2"},
-                    {"vocab", "512"},
-                    {"seq", "64"},
-                    {"batch", "4"},
-                    {"micro-batch", "2"},
-                    {"tp", "2"},
-                    {"pp", "4"},
-                    {"decode-steps", "3"}}));
+        // The same model twice: a prefill, then 3 decode steps.
+        const Named llama_tp2_pp4 = {{"model", "llama"}, {"layers", "4"},   {"hidden", "128"},
+                                     {"heads", "4"},     {"kv-heads", "2"}, {"vocab", "512"},
+                                     {"seq", "64"},      {"batch", "4"},    {"micro-batch", "2"},
+                                     {"tp", "2"},        {"pp", "4"}};
+        run(params(joined(llama_tp2_pp4, {{"phase", "prefill"}})));
+        run(params(joined(llama_tp2_pp4, {{"phase", "decode"}, {"decode-steps", "3"}})));
     }
 }
 
@@ -136,14 +137,10 @@ TEST_CASE("the h100 hardware preset runs a generated workload", "[generate]") {
                                   {"dp", "2"},
                                   {"tp", "8"},
                                   {"dtype-bytes", "2"}});
-    MemorySink sink = generate_all(p);
     SessionConfig cfg;
     cfg.network = net.value();
     cfg.system = sys.value();
-    auto g = config::parse_comm_groups_json(sink.comm_groups, "groups", 16);
-    REQUIRE(g.is_ok());
-    cfg.groups = g.value();
-    RunResult r = test::run(cfg, sink.ranks);
+    RunResult r = run_generated(cfg, p);
     CHECK(r.complete);
     // 12 NPUs do not fill whole 8-GPU nodes.
     CHECK_FALSE(system_preset("h100", 12).is_ok());
@@ -153,31 +150,27 @@ TEST_CASE("the h100 hardware preset runs a generated workload", "[generate]") {
 TEST_CASE("every small plan completes: dp, tp, pp, sp in {1, 2} with each option", "[generate][e2e]") {
     // 16 layouts x 4 option sets on a 1-D switch of the plan's size: each must finish on every NPU with
     // every send received (1F1B order, blocking TP/context collectives, overlapping gradient collectives).
-    const std::vector<std::vector<std::pair<std::string, std::string>>> options = {
-        {},
-        {{"recompute", "true"}},
-        {{"weight-sharded", "true"}, {"grad-sync", "step"}},
-        {{"model", "llama"}, {"kv-heads", "2"}, {"mixed-precision", "true"}}};
+    const std::vector<Named> options = {{},
+                                        {{"recompute", "true"}},
+                                        {{"weight-sharded", "true"}, {"grad-sync", "step"}},
+                                        {{"model", "llama"}, {"kv-heads", "2"}, {"mixed-precision", "true"}}};
     for (uint32_t dp : {1u, 2u})
         for (uint32_t tp : {1u, 2u})
             for (uint32_t pp : {1u, 2u})
                 for (uint32_t sp : {1u, 2u})
                     for (const auto& extra : options) {
-                        std::vector<std::pair<std::string, std::string>> named = {
-                            {"layers", "2"},
-                            {"hidden", "64"},
-                            {"heads", "4"},
-                            {"vocab", "128"},
-                            {"seq", "32"},
-                            {"batch", std::to_string(4 * dp)},
-                            {"micro-batch", std::to_string(2 * dp)},
-                            {"dp", std::to_string(dp)},
-                            {"tp", std::to_string(tp)},
-                            {"pp", std::to_string(pp)},
-                            {"sp", std::to_string(sp)}};
-                        named.insert(named.end(), extra.begin(), extra.end());
-                        TransformerParams p = params(named);
-                        MemorySink sink = generate_all(p);
+                        const Named plan = {{"layers", "2"},
+                                            {"hidden", "64"},
+                                            {"heads", "4"},
+                                            {"vocab", "128"},
+                                            {"seq", "32"},
+                                            {"batch", std::to_string(4 * dp)},
+                                            {"micro-batch", std::to_string(2 * dp)},
+                                            {"dp", std::to_string(dp)},
+                                            {"tp", std::to_string(tp)},
+                                            {"pp", std::to_string(pp)},
+                                            {"sp", std::to_string(sp)}};
+                        TransformerParams p = params(joined(plan, extra));
                         const uint32_t n = static_cast<uint32_t>(p.npus());
                         SessionConfig cfg;
                         cfg.network =
@@ -185,14 +178,9 @@ TEST_CASE("every small plan completes: dp, tp, pp, sp in {1, 2} with each option
                                                " ]\nbandwidth: [ 50 ]\nlatency: [ 500 ]\n");
                         cfg.system = test::system_json(test::read_data(
                             "configs/sys_ring_d1_s4_a1_LIFO_ep10_mem3350_localBWAware_roof989.json"));
-                        if (!sink.comm_groups.empty()) {
-                            auto g = config::parse_comm_groups_json(sink.comm_groups, "groups", n);
-                            REQUIRE(g.is_ok());
-                            cfg.groups = g.value();
-                        }
                         INFO("dp " << dp << " tp " << tp << " pp " << pp << " sp " << sp << " options "
                                    << extra.size());
-                        RunResult r = test::run(cfg, sink.ranks);
+                        RunResult r = run_generated(cfg, p);
                         CHECK(r.complete);
                         CHECK(r.unreceived.empty());
                     }

@@ -28,12 +28,12 @@ struct Deliveries final : EventTarget {
     }
 };
 
-// Points into `links`, which must outlive the result (hence no rvalues).
-const LinkStats* find_link(const std::vector<LinkStats>&& links, uint32_t src, uint32_t dst) = delete;
-const LinkStats* find_link(const std::vector<LinkStats>& links, uint32_t src, uint32_t dst) {
-    for (const auto& l : links)
-        if (l.src == src && l.dst == dst) return &l;
-    return nullptr;
+// The stats of the link src -> dst, which must have carried traffic (only such links are listed).
+LinkStats link_of(const CongestionNetwork& net, uint32_t src, uint32_t dst) {
+    for (const auto& l : net.link_stats())
+        if (l.src == src && l.dst == dst) return l;
+    FAIL("no traffic on link " << src << " -> " << dst);
+    return {};
 }
 
 } // namespace
@@ -126,13 +126,11 @@ TEST_CASE("congestion network: store and forward through FIFO links", "[network]
         engine.run();
         CHECK(d.at(1) == 20031);
         CHECK(d.at(2) == 60093);
-        auto links = net.link_stats();
-        CHECK(links.size() == 4); // 0->1, 4->5, 5->6, 6->7
-        const LinkStats* l = find_link(links, 5, 6);
-        REQUIRE(l);
-        CHECK(l->bytes == kMiB);
-        CHECK(l->busy_ns == 19531);
-        CHECK(l->peak_queue == 0);
+        CHECK(net.link_stats().size() == 4); // 0->1, 4->5, 5->6, 6->7
+        const LinkStats l = link_of(net, 5, 6);
+        CHECK(l.bytes == kMiB);
+        CHECK(l.busy_ns == 19531);
+        CHECK(l.peak_queue == 0);
     }
     SECTION("two chunks on one link: the second waits for the first's serialisation") {
         // First: 20031. Second starts when the link frees at 19531: 19531 + 20031 = 39562.
@@ -143,12 +141,10 @@ TEST_CASE("congestion network: store and forward through FIFO links", "[network]
         engine.run();
         CHECK(d.at(1) == 20031);
         CHECK(d.at(2) == 39562);
-        auto links = net.link_stats();
-        const LinkStats* l = find_link(links, 0, 1);
-        REQUIRE(l);
-        CHECK(l->bytes == 2 * kMiB);
-        CHECK(l->busy_ns == 2 * 19531);
-        CHECK(l->peak_queue == 1);
+        const LinkStats l = link_of(net, 0, 1);
+        CHECK(l.bytes == 2 * kMiB);
+        CHECK(l.busy_ns == 2 * 19531);
+        CHECK(l.peak_queue == 1);
     }
     SECTION("Switch: 7 NPUs into one port serialise on the switch's downlink") {
         // All 7 uplinks run in parallel and reach the switch at 20031; the switch -> NPU 0 link then takes
@@ -161,13 +157,11 @@ TEST_CASE("congestion network: store and forward through FIFO links", "[network]
         engine.run();
         for (uint32_t k = 1; k < 8; ++k)
             CHECK(d.at(k) == 20031 + 19531 * (k - 1) + 20031);
-        auto links = net.link_stats();
-        const LinkStats* down = find_link(links, 8, 0);
-        REQUIRE(down);
-        CHECK(down->src_name == "switch0.0");
-        CHECK(down->dst_name == "npu0");
-        CHECK(down->bytes == 7 * kMiB);
-        CHECK(down->peak_queue == 6);
+        const LinkStats down = link_of(net, 8, 0);
+        CHECK(down.src_name == "switch0.0");
+        CHECK(down.dst_name == "npu0");
+        CHECK(down.bytes == 7 * kMiB);
+        CHECK(down.peak_queue == 6);
         CHECK(net.chunks_in_flight() == 0);
     }
     SECTION("2-D Ring x Switch: each dimension's own bandwidth and latency") {

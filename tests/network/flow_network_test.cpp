@@ -133,12 +133,7 @@ TEST_CASE("flow network: a ring all-reduce costs its alpha-beta sum", "[network]
     cfg.system = system_json(read_data("configs/sys_ring_d1_s4_a1_LIFO_ep10_mem1600_localBWAware.json"));
     cfg.network_model = NetworkModelKind::Flow;
     PrefixTraceSource traces("traces/astra-sim-microbenchmarks/all_reduce/8npus_1MB/all_reduce");
-    std::vector<std::string> warnings;
-    auto sim = build_simulation(std::move(cfg), traces, warnings);
-    INFO(sim.status().message());
-    REQUIRE(sim.is_ok());
-    sim.value()->run_to_end();
-    RunResult r = sim.value()->result();
+    RunResult r = test::run(std::move(cfg), traces);
     REQUIRE(r.complete);
     for (const auto& n : r.stats.npus)
         CHECK(n.finish_ns == 64440);

@@ -69,12 +69,25 @@ Result<std::unique_ptr<Simulation>> build(SessionConfig cfg, const std::vector<s
     return build_simulation(std::move(cfg), src, warnings ? *warnings : local);
 }
 
-RunResult run(SessionConfig cfg, const std::vector<std::string>& traces) {
-    auto sim = build(std::move(cfg), traces);
+namespace {
+
+// REQUIREs that the build succeeded (the refusal is the failure message), then runs to the end.
+RunResult run_built(Result<std::unique_ptr<Simulation>> sim) {
     INFO(sim.status().message());
     REQUIRE(sim.is_ok());
     sim.value()->run_to_end();
     return sim.value()->result();
+}
+
+} // namespace
+
+RunResult run(SessionConfig cfg, const std::vector<std::string>& traces) {
+    return run_built(build(std::move(cfg), traces));
+}
+
+RunResult run(SessionConfig cfg, TraceSource& traces) {
+    std::vector<std::string> warnings;
+    return run_built(build_simulation(std::move(cfg), traces, warnings));
 }
 
 std::string strip_host_fields(const std::string& report) {

@@ -50,5 +50,7 @@ Result<std::unique_ptr<Simulation>> build(SessionConfig cfg, const std::vector<s
                                           std::vector<std::string>* warnings = nullptr);
 // Builds (REQUIREs success) and runs to the end.
 RunResult run(SessionConfig cfg, const std::vector<std::string>& traces);
+// The same over any trace source (a prefix, generated ranks, embedded files).
+RunResult run(SessionConfig cfg, TraceSource& traces);
 
 } // namespace astrolabe::test

@@ -14,11 +14,18 @@ namespace {
 
 constexpr uint64_t kMiB = 1048576;
 
-// Two NPUs on a Ring of 2 (50 GB/s, 500 ns): a 1 MiB message takes floor(500 + 19531.25) = 20031 ns.
-SessionConfig two_npus() {
+// `npus` NPUs on a Ring (50 GB/s, 500 ns): a 1 MiB message to a neighbour takes floor(500 + 19531.25) =
+// 20031 ns.
+SessionConfig ring(uint32_t npus) {
     SessionConfig cfg;
-    cfg.network = test::network_yaml("topology: [Ring]\nnpus_count: [2]\nbandwidth: [50]\nlatency: [500]\n");
+    cfg.network = test::network_yaml("topology: [Ring]\nnpus_count: [" + std::to_string(npus) +
+                                     "]\nbandwidth: [50]\nlatency: [500]\n");
     return cfg;
+}
+
+// Most cases need only a sender and a receiver.
+SessionConfig two_npus() {
+    return ring(2);
 }
 
 // End time of node `id` on `npu` from the timeline (needs keep_timeline).
@@ -207,13 +214,10 @@ TEST_CASE("executor: a deadlock ends the run incomplete with a stuck-node report
     SECTION("a collective that one member never issues") {
         // NPUs 0..2 all-reduce; NPU 3 only computes. The all-reduce can never complete: NPUs 0..2 are
         // reported stuck on it; NPU 3 finishes at 1000.
-        SessionConfig cfg;
-        cfg.network =
-            test::network_yaml("topology: [Ring]\nnpus_count: [4]\nbandwidth: [50]\nlatency: [500]\n");
         test::TraceBuilder member, absent;
         member.coll(1, CollectiveType::AllReduce, kMiB);
         absent.comp(1, 1);
-        RunResult r = test::run(cfg, {member.bytes(), member.bytes(), member.bytes(), absent.bytes()});
+        RunResult r = test::run(ring(4), {member.bytes(), member.bytes(), member.bytes(), absent.bytes()});
         CHECK_FALSE(r.complete);
         CHECK(r.stats.npus[3].finish_ns == 1000);
         REQUIRE(r.stuck.size() == 3);
@@ -252,9 +256,7 @@ TEST_CASE("executor: inputs that cannot run are refused when the simulation is b
     }
     SECTION("an algorithm that needs a power-of-two dimension") {
         // halvingDoubling on a 6-NPU ring: refused naming key, algorithm and dimension.
-        SessionConfig cfg;
-        cfg.network =
-            test::network_yaml("topology: [Ring]\nnpus_count: [6]\nbandwidth: [50]\nlatency: [500]\n");
+        SessionConfig cfg = ring(6);
         cfg.system = test::system_json(R"({"all-reduce-implementation": ["halvingDoubling"]})");
         test::TraceBuilder t;
         t.coll(1, CollectiveType::AllReduce, 1024);
@@ -323,9 +325,7 @@ TEST_CASE("executor: chunk streams are bounded before the run makes them", "[exe
     // preferred-dataset-splits may be at most 2^18 = 262144. On a 4-ring that is 65536 splits; one more is
     // refused with the largest allowed value. A trace without collectives needs no streams at all.
     auto ring4 = [](uint32_t splits) {
-        SessionConfig cfg;
-        cfg.network =
-            test::network_yaml("topology: [Ring]\nnpus_count: [4]\nbandwidth: [50]\nlatency: [500]\n");
+        SessionConfig cfg = ring(4);
         cfg.system =
             test::system_json(R"({"all-reduce-implementation": ["ring"], "preferred-dataset-splits": )" +
                               std::to_string(splits) + "}");
