@@ -50,7 +50,8 @@ struct Case {
     const char* text;
     generate::MicrobenchParams workload;
     NetworkModelKind model = NetworkModelKind::Analytical;
-    uint32_t npus = 0; // shown in the table
+    uint32_t npus = 0;    // shown in the table
+    bool symmetry = true; // false: every NPU simulated (the reference for the symmetric run's result)
 };
 
 struct Sample {
@@ -58,6 +59,7 @@ struct Sample {
     double wall_s = 0;
     double load_s = 0;
     TimeNs total_ns = 0;
+    uint32_t simulated = 0; // NPUs actually simulated (one per class under symmetry)
 };
 
 [[noreturn]] void die(const char* name, const std::string& why) {
@@ -113,7 +115,7 @@ Sample run_simulation(const Case& c, std::chrono::steady_clock::time_point t0, S
     RunResult r = sim.value()->result();
     if (!r.complete) die(c.name, "the run did not complete");
     return {r.events, std::chrono::duration<double>(t2 - t1).count(),
-            std::chrono::duration<double>(t1 - t0).count(), r.total_ns};
+            std::chrono::duration<double>(t1 - t0).count(), r.total_ns, r.simulated_npus};
 }
 
 Sample run_once(const Case& c) {
@@ -121,7 +123,7 @@ Sample run_once(const Case& c) {
     if (c.kind == CaseKind::Engine) {
         EngineBenchResult e = run_engine_microbench(c.workload.npus, 20'000'000);
         auto t1 = std::chrono::steady_clock::now();
-        return {e.events, std::chrono::duration<double>(t1 - t0).count(), 0.0, e.end_ns};
+        return {e.events, std::chrono::duration<double>(t1 - t0).count(), 0.0, e.end_ns, c.workload.npus};
     }
     if (c.kind == CaseKind::Scenario) {
         auto sc = config::parse_scenario_json(c.text, c.name);
@@ -131,12 +133,14 @@ Sample run_once(const Case& c) {
         if (!setup.is_ok()) die(c.name, setup.status().message());
         SessionConfig cfg = std::move(setup.value().config);
         cfg.keep_names = false;
+        cfg.symmetry = c.symmetry;
         return run_simulation(c, t0, std::move(cfg), std::move(setup.value().embedded));
     }
     SessionConfig cfg;
     cfg.network = config::parse_network_yaml(c.network_yaml, "bench network").value();
     cfg.system = config::parse_system_json(c.text, "bench system").value();
     cfg.keep_names = false;
+    cfg.symmetry = c.symmetry;
     cfg.network_model = c.model;
     auto traces = std::make_unique<MemoryTraceSource>();
     // All NPUs run the same DAG: encode once, share the bytes.
@@ -164,10 +168,15 @@ const char* k3d = "topology: [Switch, Ring, Ring]\nnpus_count: [8, 16, 32]\nband
 // generator numbers ranks DP fastest, so the network's first dimension is the DP ring, the second the TP
 // switch and the third the PP ring. The network model is the
 // case's (a scenario override).
-const char* kGen32k = R"({"schema": "astrolabe.scenario/1",
+// The same step with DP 32 and 64 (8192 and 16384 NPUs): memory and load time against NPUs.
+std::string gpt_step(uint32_t dp) {
+    const std::string d = std::to_string(dp);
+    return R"({"schema": "astrolabe.scenario/1",
   "workload": {"generate": {"kind": "transformer", "preset": "gpt3-175b", "layers": 32, "batch": 16,
-               "micro-batch": 8, "dp": 128, "tp": 8, "pp": 32}},
-  "network": {"topology": ["Ring", "Switch", "Ring"], "npus_count": [128, 8, 32],
+               "micro-batch": 8, "dp": )" +
+           d + R"(, "tp": 8, "pp": 32}},
+  "network": {"topology": ["Ring", "Switch", "Ring"], "npus_count": [)" +
+           d + R"(, 8, 32],
               "bandwidth": [50, 400, 50], "latency": [500, 100, 500]},
   "system": {"scheduling-policy": "LIFO", "endpoint-delay": 10, "active-chunks-per-dimension": 1,
              "preferred-dataset-splits": 4, "collective-optimization": "localBWAware", "local-mem-bw": 1600,
@@ -177,6 +186,11 @@ const char* kGen32k = R"({"schema": "astrolabe.scenario/1",
              "reduce-scatter-implementation": ["ring", "ring", "ring"],
              "all-to-all-implementation": ["direct", "direct", "direct"]},
   "compute_model": "roofline"})";
+}
+const std::string kGen8k = gpt_step(32);
+const std::string kGen16k = gpt_step(64);
+const std::string kGen32kText = gpt_step(128);
+const char* kGen32k = kGen32kText.c_str();
 
 const Case kCases[] = {
     // The event engine alone, with the real mix of same-tick, endpoint-delay and network-delay events.
@@ -202,6 +216,23 @@ const Case kCases[] = {
      {trace::CollectiveType::AllReduce, 1u << 20, 4096, 1, 0},
      NetworkModelKind::Analytical,
      4096},
+    // The same two with every NPU simulated: the symmetric runs above must give the same simulated_ns.
+    {"allreduce_ring_1024_1M_full",
+     CaseKind::Microbench,
+     kRing1024,
+     kRingSys,
+     {trace::CollectiveType::AllReduce, 1u << 20, 1024, 1, 0},
+     NetworkModelKind::Analytical,
+     1024,
+     false},
+    {"allreduce_ring_4096_1M_full",
+     CaseKind::Microbench,
+     kRing4096,
+     kRingSys,
+     {trace::CollectiveType::AllReduce, 1u << 20, 4096, 1, 0},
+     NetworkModelKind::Analytical,
+     4096,
+     false},
     {"allreduce_ring_1024",
      CaseKind::Microbench,
      kRing1024,
@@ -253,9 +284,25 @@ const Case kCases[] = {
      {trace::CollectiveType::AllGather, 16u << 20, 4096, 2, 10},
      NetworkModelKind::Flow,
      4096},
-    // A generated training step at 32768 NPUs, analytical and flow (issue 7).
+    // A generated training step at 8192, 16384 and 32768 NPUs, analytical and flow (issue 7).
+    {"train_gpt_8192", CaseKind::Scenario, nullptr, kGen8k.c_str(), {}, NetworkModelKind::Analytical, 8192},
+    {"train_gpt_16384",
+     CaseKind::Scenario,
+     nullptr,
+     kGen16k.c_str(),
+     {},
+     NetworkModelKind::Analytical,
+     16384},
     {"train_gpt_32768", CaseKind::Scenario, nullptr, kGen32k, {}, NetworkModelKind::Analytical, 32768},
     {"flow_train_gpt_32768", CaseKind::Scenario, nullptr, kGen32k, {}, NetworkModelKind::Flow, 32768},
+    {"train_gpt_32768_full",
+     CaseKind::Scenario,
+     nullptr,
+     kGen32k,
+     {},
+     NetworkModelKind::Analytical,
+     32768,
+     false},
 };
 
 struct Row {
@@ -273,10 +320,10 @@ void write_json(const std::string& path, const std::vector<Row>& rows, int runs)
         std::fprintf(
             f,
             "%s\n  {\"case\": \"%s\", \"npus\": %u, \"events\": %llu, \"load_s\": %.3f, \"wall_s\": %.3f, "
-            "\"events_per_s\": %.0f, \"peak_mb\": %.1f, \"simulated_ns\": %llu}",
+            "\"events_per_s\": %.0f, \"peak_mb\": %.1f, \"simulated_ns\": %llu, \"simulated_npus\": %u}",
             i ? "," : "", r.c->name, r.c->npus, static_cast<unsigned long long>(r.median.events),
             r.median.load_s, r.median.wall_s, static_cast<double>(r.median.events) / r.median.wall_s,
-            r.peak_mb, static_cast<unsigned long long>(r.median.total_ns));
+            r.peak_mb, static_cast<unsigned long long>(r.median.total_ns), r.median.simulated);
     }
     std::fprintf(f, "\n]}\n");
     std::fclose(f);
@@ -303,8 +350,8 @@ int main(int argc, char** argv) {
             return 2;
         }
     }
-    std::printf("%-28s %6s %11s %8s %8s %11s %8s %13s\n", "case", "NPUs", "events", "load_s", "wall_s",
-                "events/s", "peak_MB", "simulated_ns");
+    std::printf("%-28s %6s %9s %11s %8s %8s %11s %8s %13s\n", "case", "NPUs", "simulated", "events", "load_s",
+                "wall_s", "events/s", "peak_MB", "simulated_ns");
     std::vector<Row> rows;
     for (const auto& c : kCases) {
         if (!filter.empty() && std::string(c.name).find(filter) == std::string::npos) continue;
@@ -317,7 +364,7 @@ int main(int argc, char** argv) {
                   [](const Sample& a, const Sample& b) { return a.wall_s < b.wall_s; });
         Row row{&c, samples[samples.size() / 2], peak_memory_mb()};
         const Sample& m = row.median;
-        std::printf("%-28s %6u %11llu %8.3f %8.3f %11.0f %8.1f %13llu\n", c.name, c.npus,
+        std::printf("%-28s %6u %9u %11llu %8.3f %8.3f %11.0f %8.1f %13llu\n", c.name, c.npus, m.simulated,
                     static_cast<unsigned long long>(m.events), m.load_s, m.wall_s,
                     static_cast<double>(m.events) / m.wall_s, row.peak_mb,
                     static_cast<unsigned long long>(m.total_ns));

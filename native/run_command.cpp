@@ -40,6 +40,9 @@ const std::vector<OptionSpec> kRunOptions = {
     {"report", true, nullptr, "write the JSON report (docs/report.md) here"},
     {"timeline", true, nullptr, "write a Chrome trace-event timeline here"},
     {"quiet", false, nullptr, "no summary on stdout and no progress bar"},
+    {"symmetry", true, nullptr,
+     "on (default): simulate one NPU per class of provably identical NPUs, with the full run's results; "
+     "off: simulate every NPU"},
     {"strict", false, nullptr, "treat every warning (ignored or approximated input) as an error: exit 2"},
     {"max-sim-time", true, nullptr, "stop once simulated time reaches this many ns (partial report, exit 3)"},
     {"max-wall-time", true, nullptr, "stop after this many seconds of simulation (partial report, exit 3)"},
@@ -228,6 +231,10 @@ int run_command(const std::vector<std::string>& argv) {
             !parse_clock_ghz(a.get("systolic-clock-ghz"), cfg.systolic.clock_ghz))
             problems.add("--systolic-clock-ghz: '" + a.get("systolic-clock-ghz") +
                          "'; a positive number of GHz was expected");
+        const std::string symmetry = a.get("symmetry", "on");
+        if (symmetry != "on" && symmetry != "off")
+            problems.add("--symmetry: '" + symmetry + "'; on or off was expected");
+        cfg.symmetry = symmetry == "on";
         if (!problems.is_ok()) return fail(problems.message());
         bool systolic_flags =
             a.has("systolic-array") || a.has("systolic-dataflow") || a.has("systolic-clock-ghz");

@@ -36,6 +36,9 @@ void summary_tab(const App& app) {
     ImGui::Text("%llu events, %llu network messages, %llu collectives",
                 static_cast<unsigned long long>(r.events), static_cast<unsigned long long>(r.messages),
                 static_cast<unsigned long long>(r.stats.collectives.size()));
+    if (r.simulated_npus > 0 && r.simulated_npus < npus.size())
+        ImGui::TextWrapped("symmetry: simulated %u of %zu NPUs, one per class (%s)", r.simulated_npus,
+                           npus.size(), r.symmetry.c_str());
     // Where compute time came from: the roofline's bound split, and the systolic array's use of its PEs.
     TimeNs cb = 0, mb = 0;
     uint64_t gemms = 0, cycles = 0;
