@@ -2,8 +2,10 @@
 // so malformed but decodable graphs reach the executor, the collectives and the matcher. The run must end
 // (complete or with stuck nodes listed), never crash or loop. The network model is picked from the input's
 // size (analytical, congestion, flow in turn), so every model meets the same graphs without changing what
-// the bytes mean (seeds and regressions stay valid traces).
+// the bytes mean (seeds and regressions stay valid traces). Under the analytical model the run is made both
+// with and without symmetric reduction, and the reports must agree.
 #include "core/config/config_parse.h"
+#include "core/report/report.h"
 #include "core/session/session.h"
 
 #include <cstddef>
@@ -29,16 +31,32 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     static const NetworkModelKind kModels[] = {NetworkModelKind::Analytical, NetworkModelKind::Congestion,
                                                NetworkModelKind::Flow};
     cfg.network_model = kModels[size % 3];
-    MemoryTraceSource traces;
     std::string bytes(reinterpret_cast<const char*>(data), size);
-    for (int r = 0; r < 4; ++r)
-        traces.add("fuzz." + std::to_string(r) + ".et", bytes);
-    std::vector<std::string> warnings;
-    auto sim = build_simulation(cfg, traces, warnings);
-    if (!sim.is_ok()) return 0;
-    // A bounded number of events: a fuzzed trace may legitimately describe a long run.
-    for (int i = 0; i < 256 && sim.value()->run_slice(4096); ++i) {
+    // The run's report without its engine section, or "" when the run did not end within the budget.
+    auto run = [&](bool symmetry) -> std::string {
+        MemoryTraceSource traces;
+        for (int r = 0; r < 4; ++r)
+            traces.add("fuzz." + std::to_string(r) + ".et", bytes);
+        SessionConfig c = cfg;
+        c.symmetry = symmetry;
+        std::vector<std::string> warnings;
+        auto sim = build_simulation(c, traces, warnings);
+        if (!sim.is_ok()) return "";
+        // A bounded number of events: a fuzzed trace may legitimately describe a long run.
+        bool more = true;
+        for (int i = 0; i < 256 && more; ++i)
+            more = sim.value()->run_slice(4096);
+        RunResult r = sim.value()->result();
+        if (more) return "";
+        std::string report = report_json(r, ReportContext{});
+        return report.substr(0, report.find("\"engine\""));
+    };
+    const std::string with = run(true);
+    // Symmetric runs must give the full run's report (core/system/scheduling/symmetry.h). Every NPU runs
+    // the same bytes, so graphs without sends and receives are symmetric on this ring.
+    if (!with.empty() && cfg.network_model == NetworkModelKind::Analytical) {
+        const std::string without = run(false);
+        if (!without.empty() && without != with) __builtin_trap();
     }
-    (void)sim.value()->result();
     return 0;
 }
