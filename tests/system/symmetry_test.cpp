@@ -19,7 +19,6 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -61,10 +60,6 @@ Outcome compare(const SessionConfig& cfg, const std::function<std::unique_ptr<Tr
     INFO("symmetry: " << sym.symmetry);
     CHECK(full.simulated == cfg.network.npus());
     CHECK(sym.report == full.report);
-    if (std::getenv("SYM_DEBUG") && sym.report != full.report) {
-        std::ofstream("/tmp/sym_full.json") << full.report;
-        std::ofstream("/tmp/sym_sym.json") << sym.report;
-    }
     CHECK(sym.timeline == full.timeline);
     return sym;
 }

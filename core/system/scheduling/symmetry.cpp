@@ -94,6 +94,16 @@ bool is_rotation(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b)
     return true;
 }
 
+// Every rank of `ranks` moved by `move`, in the same order.
+template <typename Move>
+std::vector<uint32_t> moved_ranks(const std::vector<uint32_t>& ranks, Move move) {
+    std::vector<uint32_t> out;
+    out.reserve(ranks.size());
+    for (uint32_t r : ranks)
+        out.push_back(move(r));
+    return out;
+}
+
 // Group index by member set, to find where a translation takes a group.
 class GroupLookup {
 public:
@@ -127,10 +137,7 @@ std::vector<int> moved_groups(const GroupTable& groups, const GroupLookup& looku
             out[i] = static_cast<int>(i);
             continue;
         }
-        std::vector<uint32_t> moved;
-        moved.reserve(ranks.size());
-        for (uint32_t r : ranks)
-            moved.push_back(move(r));
+        std::vector<uint32_t> moved = moved_ranks(ranks, move);
         int j = lookup.find(moved);
         if (j >= 0 && is_rotation(moved, groups.groups[j].ranks)) out[i] = j;
     }
@@ -195,9 +202,8 @@ std::string global_obstacle(const SimulationInput& in) {
 
 // Whether dimension d's collective phases talk to relative positions (ring, direct) for every
 // collective kind the traces use.
-bool translation_invariant_algorithms(const SimulationInput& in, const LogicalTopology& topo, size_t d,
-                                      std::string& why) {
-    uint32_t used = used_collective_kinds(in.graphs, in.groups);
+bool translation_invariant_algorithms(const SimulationInput& in, const LogicalTopology& topo, uint32_t used,
+                                      size_t d, std::string& why) {
     for (int k = 0; k < config::kCollectiveKinds; ++k) {
         if (!(used & (1u << k))) continue;
         auto algs = implementations(static_cast<PhaseType>(k), in.system, topo);
@@ -229,12 +235,11 @@ bool groups_closed(const SimulationInput& in, const RankSymmetry& sym, std::stri
             // A representative a sends to member x = (x's representative) moved by h; the message is filed
             // as coming from a moved by -h, in the group moved by -h: that must be this group, as a ring.
             bool ok = true;
-            std::vector<uint32_t> moved(ranks.size());
-            for (size_t i = 0; i < ranks.size() && ok; ++i) {
-                for (size_t j = 0; j < ranks.size(); ++j)
-                    moved[j] = sym.shift(sym.shift(ranks[j], ranks[i]), ranks[0], true);
-                ok = is_rotation(moved, ranks);
-            }
+            for (size_t i = 0; i < ranks.size() && ok; ++i)
+                ok = is_rotation(
+                    moved_ranks(
+                        ranks, [&](uint32_t y) { return sym.shift(sym.shift(y, ranks[i]), ranks[0], true); }),
+                    ranks);
             if (!ok) {
                 why = "communicator group " + std::to_string(in.groups.groups[n.peer].id) +
                       " is not mapped onto itself by the translations between its members";
@@ -293,6 +298,8 @@ RankSymmetry find_symmetry(const SimulationInput& in, std::string& why_not) {
     }
     NetworkTopology net(in.network);
     LogicalTopology topo = make_logical_topology(net);
+    const uint32_t used =
+        used_collective_kinds(in.graphs, in.groups); // collective kinds, for every dimension
     DigitSearch search{in, GroupLookup(in.groups), static_cast<uint32_t>(in.graphs.size())};
     std::vector<uint32_t> digits;     // sizes, lowest first
     std::vector<uint32_t> digit_dims; // the network dimension of each digit
@@ -304,7 +311,7 @@ RankSymmetry find_symmetry(const SimulationInput& in, std::string& why_not) {
         digits.push_back(dim.npus);
         digit_dims.push_back(static_cast<uint32_t>(d));
         if (dim.npus < 2) continue;
-        if (!translation_invariant_algorithms(in, topo, d, why)) continue;
+        if (!translation_invariant_algorithms(in, topo, used, d, why)) continue;
         if (search.symmetric(digits, k)) {
             mask |= 1u << k;
             continue;
@@ -362,6 +369,8 @@ void expand_symmetric_result(const RankSymmetry& sym, const GroupTable& groups, 
         count *= order;
     r.messages *= order;
     r.message_bytes *= order;
+    // The translations, once: as ranks, NPU 0's class (a rank moved by offset h is shift(rank, h)).
+    const std::vector<uint32_t> offsets = sym.class_of(0);
 
     // Collectives: a whole-system one had every class member in it; a group stands for its translates,
     // each with the same times.
@@ -383,11 +392,8 @@ void expand_symmetric_result(const RankSymmetry& sym, const GroupTable& groups, 
             reps += sym.is_representative(x);
         const auto members_per_rep = static_cast<uint32_t>(ranks.size()) / std::max(1u, reps);
         std::vector<bool> seen(groups.groups.size(), false);
-        for (uint32_t x : sym.class_of(sym.representative(ranks[0]))) {
-            std::vector<uint32_t> moved;
-            for (uint32_t y : ranks)
-                moved.push_back(sym.shift(y, x));
-            int j = lookup.find(moved);
+        for (uint32_t h : offsets) {
+            int j = lookup.find(moved_ranks(ranks, [&](uint32_t y) { return sym.shift(y, h); }));
             if (j < 0 || seen[j]) continue;
             seen[j] = true;
             CollectiveRecord copy = c;
@@ -401,19 +407,19 @@ void expand_symmetric_result(const RankSymmetry& sym, const GroupTable& groups, 
     std::vector<TimelineRecord> timeline;
     timeline.reserve(r.stats.timeline.size() * order);
     for (const TimelineRecord& t : r.stats.timeline)
-        for (uint32_t x : sym.class_of(t.npu)) {
+        for (uint32_t h : offsets) {
             TimelineRecord copy = t;
-            copy.npu = x;
+            copy.npu = sym.shift(t.npu, h);
             timeline.push_back(copy);
         }
     r.stats.timeline = std::move(timeline);
 
     std::vector<UnmatchedMessage> unreceived;
     for (const UnmatchedMessage& m : r.unreceived)
-        for (uint32_t x : sym.class_of(sym.representative(m.key.dst))) {
+        for (uint32_t h : offsets) {
             UnmatchedMessage copy = m;
-            copy.key.src = sym.shift(m.key.src, x);
-            copy.key.dst = sym.shift(m.key.dst, x);
+            copy.key.src = sym.shift(m.key.src, h);
+            copy.key.dst = sym.shift(m.key.dst, h);
             unreceived.push_back(copy);
         }
     r.unreceived = std::move(unreceived);
