@@ -4,12 +4,15 @@
 //
 //   astrolabe_bench [--runs N] [--filter SUBSTRING] [--skip SUBSTRING] [--json FILE]
 //
+//   astrolabe_bench --write-asym DIR NPUS   (the asymmetric workload as .et files, for ASTRA-sim)
+//
 // --filter keeps the cases whose name contains SUBSTRING, --skip drops them (e.g. --skip 32768 leaves out
 // the minute-long training steps).
 //
 // Wall time is the simulation only (`run_s`); building it (decoding traces, or generating them) is `load_s`.
 // Peak memory is per case on Linux (the kernel's high-water mark is reset before each case); in the wasm
 // build it is the heap size, which only grows, so there it is the peak so far.
+#include "bench/asym_workload.h"
 #include "bench/engine_microbench.h"
 #include "core/config/config_parse.h"
 #include "core/config/scenario.h"
@@ -39,13 +42,14 @@ namespace {
 
 // [SECTION] cases
 
-enum class CaseKind : uint8_t { Microbench, Scenario, Engine };
+enum class CaseKind : uint8_t { Microbench, Scenario, Engine, Asym };
 
 struct Case {
     const char* name;
     CaseKind kind;
     // Microbench: the network YAML, the system JSON and the collective; Scenario: a scenario JSON (a
-    // generated workload) in `text`; Engine: the engine microbenchmark, `workload.npus` actors.
+    // generated workload) in `text`; Engine: the engine microbenchmark, `workload.npus` actors; Asym: the
+    // network YAML, the system JSON and bench/asym_workload.h's traces for `workload.npus` ranks.
     const char* network_yaml;
     const char* text;
     generate::MicrobenchParams workload;
@@ -143,6 +147,11 @@ Sample run_once(const Case& c) {
     cfg.symmetry = c.symmetry;
     cfg.network_model = c.model;
     auto traces = std::make_unique<MemoryTraceSource>();
+    if (c.kind == CaseKind::Asym) {
+        for (uint32_t r = 0; r < c.workload.npus; ++r)
+            traces->add("asym." + std::to_string(r) + ".et", trace::encode_trace(bench::asym_trace(r)));
+        return run_simulation(c, t0, std::move(cfg), std::move(traces));
+    }
     // All NPUs run the same DAG: encode once, share the bytes.
     std::string bytes = trace::encode_trace(generate::microbench_trace(c.workload, 0));
     for (uint32_t r = 0; r < c.workload.npus; ++r)
@@ -156,6 +165,7 @@ const char* kRingSys =
     R"({"scheduling-policy": "LIFO", "endpoint-delay": 10, "active-chunks-per-dimension": 1,
     "preferred-dataset-splits": 4, "collective-optimization": "localBWAware", "local-mem-bw": 1600})";
 const char* kRing1024 = "topology: [Ring]\nnpus_count: [1024]\nbandwidth: [50]\nlatency: [500]\n";
+const char* kRing2048 = "topology: [Ring]\nnpus_count: [2048]\nbandwidth: [50]\nlatency: [500]\n";
 const char* kRing4096 = "topology: [Ring]\nnpus_count: [4096]\nbandwidth: [50]\nlatency: [500]\n";
 const char* k2d =
     "topology: [Switch, Ring]\nnpus_count: [32, 32]\nbandwidth: [400, 50]\nlatency: [100, 500]\n";
@@ -284,6 +294,36 @@ const Case kCases[] = {
      {trace::CollectiveType::AllGather, 16u << 20, 4096, 2, 10},
      NetworkModelKind::Flow,
      4096},
+    // No symmetry to exploit (issue 18): every rank's compute differs (bench/asym_workload.h), 4 chunks
+    // per collective, every NPU simulated, under the analytical and the congestion model.
+    {"asym_ring_1024",
+     CaseKind::Asym,
+     kRing1024,
+     kRingSys,
+     {trace::CollectiveType::AllReduce, 0, 1024, 1, 0},
+     NetworkModelKind::Analytical,
+     1024},
+    {"asym_ring_2048",
+     CaseKind::Asym,
+     kRing2048,
+     kRingSys,
+     {trace::CollectiveType::AllReduce, 0, 2048, 1, 0},
+     NetworkModelKind::Analytical,
+     2048},
+    {"cong_asym_ring_1024",
+     CaseKind::Asym,
+     kRing1024,
+     kRingSys,
+     {trace::CollectiveType::AllReduce, 0, 1024, 1, 0},
+     NetworkModelKind::Congestion,
+     1024},
+    {"cong_asym_ring_2048",
+     CaseKind::Asym,
+     kRing2048,
+     kRingSys,
+     {trace::CollectiveType::AllReduce, 0, 2048, 1, 0},
+     NetworkModelKind::Congestion,
+     2048},
     // A generated training step at 8192, 16384 and 32768 NPUs, analytical and flow (issue 7).
     {"train_gpt_8192", CaseKind::Scenario, nullptr, kGen8k.c_str(), {}, NetworkModelKind::Analytical, 8192},
     {"train_gpt_16384",
@@ -329,6 +369,24 @@ void write_json(const std::string& path, const std::vector<Row>& rows, int runs)
     std::fclose(f);
 }
 
+// Writes the asymmetric workload for `npus` ranks as DIR/asym.<r>.et with DIR/network.yml and
+// DIR/system.json, so ASTRA-sim can run the same inputs side by side (docs/performance.md).
+int write_asym(const std::string& dir, uint32_t npus) {
+    auto write = [&](const std::string& name, const std::string& bytes) {
+        FILE* f = std::fopen((dir + "/" + name).c_str(), "wb");
+        if (!f) die("--write-asym", "cannot write '" + dir + "/" + name + "' (does the directory exist?)");
+        std::fwrite(bytes.data(), 1, bytes.size(), f);
+        std::fclose(f);
+    };
+    for (uint32_t r = 0; r < npus; ++r)
+        write("asym." + std::to_string(r) + ".et", trace::encode_trace(bench::asym_trace(r)));
+    write("network.yml", "topology: [ Ring ]\nnpus_count: [ " + std::to_string(npus) +
+                             " ]\nbandwidth: [ 50 ]\nlatency: [ 500 ]\n");
+    write("system.json", std::string(kRingSys) + "\n");
+    std::printf("wrote %u traces to %s/asym.<rank>.et with network.yml and system.json\n", npus, dir.c_str());
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -343,10 +401,15 @@ int main(int argc, char** argv) {
             skip = argv[++i];
         else if (!std::strcmp(argv[i], "--json") && i + 1 < argc)
             json = argv[++i];
-        else {
+        else if (!std::strcmp(argv[i], "--write-asym") && i + 2 < argc) {
+            const long npus = std::atol(argv[i + 2]);
+            if (npus < 2 || npus > (1 << 20)) die("--write-asym", "NPUS must be 2..1048576");
+            return write_asym(argv[i + 1], static_cast<uint32_t>(npus));
+        } else {
             std::fprintf(
                 stderr,
-                "usage: astrolabe_bench [--runs N] [--filter SUBSTRING] [--skip SUBSTRING] [--json FILE]\n");
+                "usage: astrolabe_bench [--runs N] [--filter SUBSTRING] [--skip SUBSTRING] [--json FILE]\n"
+                "       astrolabe_bench --write-asym DIR NPUS\n");
             return 2;
         }
     }
