@@ -2,9 +2,9 @@
 // JSON form Chakra users know (protobuf json_format layout, core/config/trace_json.h).
 #include "core/config/trace_json.h"
 #include "core/trace/trace_reader.h"
+#include "host/files.h"
 #include "native/args.h"
 #include "native/commands.h"
-#include "native/files.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -60,7 +60,7 @@ int convert_command(const std::vector<std::string>& argv) {
     if (!to_stdout && std::filesystem::equivalent(in, out, ec))
         return fail("convert: IN and OUT are the same file (" + in + "); write to another name");
 
-    auto bytes = read_file(in, "convert: input");
+    auto bytes = host::read_file(in, "convert: input");
     if (!bytes.is_ok()) return fail(bytes.status().message());
 
     trace::Trace t;
@@ -82,7 +82,7 @@ int convert_command(const std::vector<std::string>& argv) {
         std::fwrite(text.data(), 1, text.size(), stdout);
         return std::fflush(stdout) == 0 ? 0 : fail("convert: writing to stdout failed");
     }
-    Status st = write_file(out, text);
+    Status st = host::write_file(out, text);
     if (!st.is_ok()) return fail("convert: " + st.message());
     return 0;
 }

@@ -3,9 +3,9 @@
 #include "core/generate/system_preset.h"
 #include "core/generate/transformer.h"
 #include "core/trace/trace_reader.h"
+#include "host/files.h"
 #include "native/args.h"
 #include "native/commands.h"
-#include "native/files.h"
 #include "native/progress.h"
 
 #include <algorithm>
@@ -32,8 +32,8 @@ const std::vector<OptionSpec> kMicrobenchOptions = {
 Status write_system_preset(const std::string& name, uint32_t npus, const std::string& prefix) {
     auto f = generate::system_preset(name, npus);
     if (!f.is_ok()) return Status::error("--" + f.status().message());
-    Status st = write_file(prefix + ".system.json", f.value().system_json);
-    if (st.is_ok()) st = write_file(prefix + ".network.yml", f.value().network_yaml);
+    Status st = host::write_file(prefix + ".system.json", f.value().system_json);
+    if (st.is_ok()) st = host::write_file(prefix + ".network.yml", f.value().network_yaml);
     if (st.is_ok())
         std::printf("wrote %s.system.json and %s.network.yml (%s preset)\n", prefix.c_str(), prefix.c_str(),
                     name.c_str());
@@ -92,7 +92,7 @@ int microbench(const std::vector<std::string>& argv) {
         auto f = generate::system_preset(a.get("system-preset"), p.npus);
         if (!f.is_ok()) return fail("--" + f.status().message());
     }
-    FileTraceSink sink(prefix);
+    host::FileTraceSink sink(prefix);
     for (uint32_t r = 0; r < p.npus; ++r) {
         Status st = sink.write_rank(r, trace::encode_trace(generate::microbench_trace(p, r)));
         if (!st.is_ok()) return fail(st.message());
@@ -216,7 +216,7 @@ int transformer(const std::vector<std::string>& argv, generate::Phase default_ph
         std::fputs(generate::plan_text(p).c_str(), stdout);
         return 0;
     }
-    FileTraceSink sink(a.get("output"));
+    host::FileTraceSink sink(a.get("output"));
     Status st;
     {
         ProgressBar bar("generating", !a.has("quiet"));

@@ -9,9 +9,9 @@
 #include "core/base/json_writer.h"
 #include "core/config/trace_json.h"
 #include "core/trace/trace_reader.h"
+#include "host/files.h"
 #include "native/args.h"
 #include "native/commands.h"
-#include "native/files.h"
 #include "native/progress.h"
 
 #include <algorithm>
@@ -525,9 +525,9 @@ int inspect_command(const std::vector<std::string>& argv) {
         return fail("inspect: expected one workload argument P (got " + std::to_string(a.positionals.size()) +
                     "); see astrolabe inspect --help");
     const std::string& workload = a.positionals[0];
-    auto src = FileTraceSource::open(workload);
+    auto src = host::FileTraceSource::open(workload);
     if (!src.is_ok()) return fail("inspect: " + src.status().message());
-    FileTraceSource& files = src.value();
+    host::FileTraceSource& files = src.value();
     int64_t count = files.count();
     std::error_code ec;
     if (count < 0) { // a prefix: ranks run until the next file is missing

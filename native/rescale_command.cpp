@@ -2,9 +2,9 @@
 #include "core/config/config_parse.h"
 #include "core/generate/rescale.h"
 #include "core/trace/trace_reader.h"
+#include "host/files.h"
 #include "native/args.h"
 #include "native/commands.h"
-#include "native/files.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -47,9 +47,9 @@ int rescale_command(const std::vector<std::string>& argv) {
     if (!problems.is_ok()) return fail(problems.message());
 
     const std::string in = a.positionals[0];
-    auto src = FileTraceSource::open(in);
+    auto src = host::FileTraceSource::open(in);
     if (!src.is_ok()) return fail(src.status().message());
-    FileTraceSource& files = src.value();
+    host::FileTraceSource& files = src.value();
     uint32_t n = 0;
     if (files.count() >= 0) {
         n = static_cast<uint32_t>(files.count());
@@ -65,7 +65,7 @@ int rescale_command(const std::vector<std::string>& argv) {
     std::error_code ec;
     if (gpath.empty() && std::filesystem::exists(in + ".json", ec)) gpath = in + ".json";
     if (!gpath.empty()) {
-        auto text = read_file(gpath, "comm groups");
+        auto text = host::read_file(gpath, "comm groups");
         if (!text.is_ok()) return fail(text.status().message());
         auto g = config::parse_comm_groups_json(text.value(), gpath, n);
         if (!g.is_ok()) return fail(g.status().message());
@@ -80,7 +80,7 @@ int rescale_command(const std::vector<std::string>& argv) {
         if (!st.is_ok()) return st;
         return trace::decode_trace(bytes, name, opts);
     };
-    FileTraceSink sink(a.get("output"));
+    host::FileTraceSink sink(a.get("output"));
     auto plan = generate::rescale(n, groups, read, static_cast<uint32_t>(m), sink);
     if (!plan.is_ok()) return fail(plan.status().message());
     std::printf("rescaled %s: %s\nwrote %u trace files %s.{0..%u}.et", in.c_str(),

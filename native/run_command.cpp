@@ -6,9 +6,9 @@
 #include "core/session/scenario_setup.h"
 #include "core/session/session.h"
 #include "core/session/share_link.h"
+#include "host/files.h"
 #include "native/args.h"
 #include "native/commands.h"
-#include "native/files.h"
 #include "native/progress.h"
 
 #include <chrono>

@@ -2,9 +2,9 @@
 // line can be opened (and reproduced) in the browser. `run --link` goes the other way.
 #include "core/config/scenario_doc.h"
 #include "core/session/share_link.h"
+#include "host/files.h"
 #include "native/args.h"
 #include "native/commands.h"
-#include "native/files.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -33,7 +33,7 @@ int share_command(const std::vector<std::string>& argv) {
     if (a.positionals.size() != 1)
         return fail("share: expected one argument, the scenario JSON file; see astrolabe share --help");
     const std::string& path = a.positionals[0];
-    auto text = read_file(path, "scenario");
+    auto text = host::read_file(path, "scenario");
     if (!text.is_ok()) return fail(text.status().message());
     auto doc = config::ScenarioDoc::from_text(text.value(), path);
     if (!doc.is_ok()) return fail(doc.status().message());
@@ -49,7 +49,7 @@ int share_command(const std::vector<std::string>& argv) {
         std::filesystem::path base = std::filesystem::path(path).parent_path();
         std::string w = sc.value().workload;
         if (!std::filesystem::path(w).is_absolute()) w = (base / w).string();
-        auto src = FileTraceSource::open(w);
+        auto src = host::FileTraceSource::open(w);
         if (!src.is_ok()) return fail(src.status().message());
         std::vector<std::pair<std::string, std::string>> traces;
         for (uint64_t rank = 0; rank < sc.value().network.npus(); ++rank) {

@@ -3,7 +3,7 @@
 #include "core/report/report.h"
 #include "core/session/share_link.h"
 #include "core/session/trace_ranks.h"
-#include "native/files.h"
+#include "host/files.h"
 
 #include <algorithm>
 #include <exception>

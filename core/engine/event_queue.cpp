@@ -34,13 +34,7 @@ uint32_t EventQueue::slot_for(TimeNs t) {
     uint32_t slot;
     slot = find_slot(t);
     if (slot == HashIndex::kNone) {
-        if (free_slots_.empty()) {
-            slot = static_cast<uint32_t>(slots_.size());
-            slots_.emplace_back();
-        } else {
-            slot = free_slots_.back();
-            free_slots_.pop_back();
-        }
+        slot = slots_.acquire();
         slots_[slot].time = t;
         slot_of_time_.insert(time_hash(t), slot);
         heap_push(t, slot);
@@ -67,7 +61,7 @@ EventId EventQueue::push(TimeNs t, const Callback& cb) {
 
 void EventQueue::release_current() {
     slots_[current_].events.clear();
-    free_slots_.push_back(current_);
+    slots_.release(current_);
     current_ = kNoSlot;
     cursor_ = 0;
 }

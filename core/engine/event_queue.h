@@ -8,6 +8,7 @@
 #pragma once
 
 #include "core/base/hash_index.h"
+#include "core/base/slab.h"
 #include "core/base/time.h"
 #include "core/engine/callback.h"
 
@@ -49,8 +50,7 @@ private:
     void heap_push(TimeNs t, uint32_t slot);
     void heap_pop();
 
-    std::vector<Slot> slots_;
-    std::vector<uint32_t> free_slots_;
+    Slab<Slot> slots_;                              // a released slot keeps its vector's capacity
     std::vector<std::pair<TimeNs, uint32_t>> heap_; // (time, slot) of times not yet being drained
     HashIndex slot_of_time_; // time -> its slot, for times not yet being drained (no allocation per time)
     static uint64_t time_hash(TimeNs t) {

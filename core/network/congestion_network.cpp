@@ -26,14 +26,7 @@ void CongestionNetwork::send(uint32_t src, uint32_t dst, uint64_t bytes, const C
         engine_.schedule_in(0, on_delivered);
         return;
     }
-    uint32_t c;
-    if (free_chunks_.empty()) {
-        c = static_cast<uint32_t>(chunks_.size());
-        chunks_.emplace_back();
-    } else {
-        c = free_chunks_.back();
-        free_chunks_.pop_back();
-    }
+    uint32_t c = chunks_.acquire();
     Chunk& ch = chunks_[c];
     ch.pos = {src, -1};
     ch.dst = dst;
@@ -101,7 +94,7 @@ void CongestionNetwork::on_event(uint32_t kind, uint64_t arg) {
         return;
     }
     Callback cb = ch.on_delivered;
-    free_chunks_.push_back(i);
+    chunks_.release(i);
     cb.invoke();
 }
 

@@ -11,6 +11,7 @@
 // Memory: the links (see link_topology.h) plus a pooled record per chunk in flight.
 #pragma once
 
+#include "core/base/slab.h"
 #include "core/engine/engine.h"
 #include "core/network/link_topology.h"
 #include "core/network/network_model.h"
@@ -28,7 +29,7 @@ public:
     std::vector<LinkStats> link_stats() const override { return links_.stats(counters_); }
     void on_event(uint32_t kind, uint64_t arg) override;
 
-    size_t chunks_in_flight() const { return chunks_.size() - free_chunks_.size(); }
+    size_t chunks_in_flight() const { return chunks_.in_use(); }
 
 private:
     static constexpr uint32_t kNone = UINT32_MAX;
@@ -55,8 +56,7 @@ private:
     std::vector<double> bytes_per_ns_, latency_ns_; // per dimension
     std::vector<Link> state_;                       // per link
     std::vector<LinkCounters> counters_;            // per link
-    std::vector<Chunk> chunks_;
-    std::vector<uint32_t> free_chunks_;
+    Slab<Chunk> chunks_;
 };
 
 } // namespace astrolabe

@@ -44,14 +44,7 @@ void FlowNetwork::send(uint32_t src, uint32_t dst, uint64_t bytes, const Callbac
         engine_.schedule_in(0, on_delivered);
         return;
     }
-    uint32_t f;
-    if (free_flows_.empty()) {
-        f = static_cast<uint32_t>(flows_.size());
-        flows_.emplace_back();
-    } else {
-        f = free_flows_.back();
-        free_flows_.pop_back();
-    }
+    uint32_t f = flows_.acquire();
     Flow& fl = flows_[f];
     links_.route(src, dst, fl.route);
     if (links_.links() > state_.size()) grow_links();
@@ -69,7 +62,7 @@ void FlowNetwork::send(uint32_t src, uint32_t dst, uint64_t bytes, const Callbac
     if (bytes == 0) {
         // Nothing to share: only the latency.
         fl.active = false;
-        free_flows_.push_back(f);
+        flows_.release(f);
         engine_.schedule_in(static_cast<TimeNs>(fl.latency_ns), on_delivered);
         return;
     }
@@ -215,7 +208,7 @@ void FlowNetwork::on_event(uint32_t kind, uint64_t arg) {
     fl.rate = 0;
     detach(f);
     engine_.schedule_in(static_cast<TimeNs>(fl.drain_frac + fl.latency_ns), fl.on_delivered);
-    free_flows_.push_back(f);
+    flows_.release(f);
     // The bandwidth it held goes to the flows it shared links with.
     request_solve(fl.route);
 }

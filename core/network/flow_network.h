@@ -18,6 +18,7 @@
 // (queues, slow start); a flow uses bandwidth from the ns it is sent.
 #pragma once
 
+#include "core/base/slab.h"
 #include "core/engine/engine.h"
 #include "core/network/link_topology.h"
 #include "core/network/network_model.h"
@@ -35,7 +36,7 @@ public:
     std::vector<LinkStats> link_stats() const override;
     void on_event(uint32_t kind, uint64_t arg) override;
 
-    size_t flows_in_flight() const { return flows_.size() - free_flows_.size(); }
+    size_t flows_in_flight() const { return flows_.in_use(); }
     // The current rate of the flow that `send` created as the n-th flow (tests); bytes/ns. Rates are
     // solved by an event in the ns of the change, so run the engine up to now first.
     double rate_of_flow(uint32_t flow) const { return flows_[flow].rate; }
@@ -80,8 +81,7 @@ private:
     std::vector<double> bytes_per_ns_, latency_ns_; // per dimension
     std::vector<Link> state_;
     std::vector<LinkCounters> counters_;
-    std::vector<Flow> flows_;
-    std::vector<uint32_t> free_flows_;
+    Slab<Flow> flows_; // a reused flow keeps its version (stale drains stay stale) and its buffers
     uint32_t epoch_ = 0;
     // Scratch buffers of the component search, reused across events.
     std::vector<uint32_t> comp_links_, comp_flows_;

@@ -89,14 +89,7 @@ size_t CollectiveEngine::live_streams(uint32_t npu) const {
 }
 
 uint32_t CollectiveEngine::new_stream(uint32_t npu) {
-    uint32_t s;
-    if (free_streams_.empty()) {
-        s = static_cast<uint32_t>(streams_.size());
-        streams_.emplace_back();
-    } else {
-        s = free_streams_.back();
-        free_streams_.pop_back();
-    }
+    uint32_t s = streams_.acquire();
     Stream& st = streams_[s];
     st.npu = npu;
     st.next_phase = 0;
@@ -139,14 +132,7 @@ void CollectiveEngine::start(uint32_t npu, const CollectiveRequest& req) {
         return;
     }
 
-    uint32_t ds;
-    if (free_datasets_.empty()) {
-        ds = static_cast<uint32_t>(datasets_.size());
-        datasets_.emplace_back();
-    } else {
-        ds = free_datasets_.back();
-        free_datasets_.pop_back();
-    }
+    uint32_t ds = datasets_.acquire();
     DataSet& d = datasets_[ds];
     d.total = 0;
     d.finished = 0;
@@ -235,7 +221,7 @@ void CollectiveEngine::proceed_to_next_phase(uint32_t s) {
         if (++ds.finished == ds.total) {
             Callback done = ds.on_done;
             ds.phases.clear();
-            free_datasets_.push_back(ds_id);
+            datasets_.release(ds_id);
             // Synchronous, as in ASTRA-sim: the workload may start its next collective in this very call,
             // before this stream has left its queue.
             done.invoke();
@@ -250,7 +236,7 @@ void CollectiveEngine::proceed_to_next_phase(uint32_t s) {
         Stream& st = streams_[s];
         st.live = false;
         st.algo.reset();
-        free_streams_.push_back(s);
+        streams_.release(s);
         if (old_q >= 0) {
             --npus_[npu].running[static_cast<size_t>(old_q)];
             admit(npu, static_cast<uint32_t>(old_q));

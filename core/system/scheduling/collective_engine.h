@@ -13,6 +13,7 @@
 // convention); communicator groups number their streams separately, from group id * 1000000.
 #pragma once
 
+#include "core/base/slab.h"
 #include "core/config/config_types.h"
 #include "core/engine/npu_buckets.h"
 #include "core/system/collectives/phase_plan.h"
@@ -76,10 +77,8 @@ private:
     uint32_t endpoint_delay_;
     uint32_t queue_threshold_;
     std::vector<Npu> npus_;
-    std::vector<Stream> streams_; // pool, recycled through free_streams_
-    std::vector<uint32_t> free_streams_;
-    std::vector<DataSet> datasets_;
-    std::vector<uint32_t> free_datasets_;
+    Slab<Stream> streams_; // a reused stream keeps its generation (stale packet events stay stale)
+    Slab<DataSet> datasets_;
     CollectiveEngineStats stats_;
 };
 

@@ -8,14 +8,7 @@ uint32_t P2PMatcher::channel_for(const MessageKey& key) {
     uint64_t hash = MessageKeyHash{}(key);
     uint32_t found = index_.find(hash, [&](uint32_t c) { return pool_[c].key == key; });
     if (found != HashIndex::kNone) return found;
-    uint32_t c;
-    if (free_channels_.empty()) {
-        c = static_cast<uint32_t>(pool_.size());
-        pool_.emplace_back();
-    } else {
-        c = free_channels_.back();
-        free_channels_.pop_back();
-    }
+    uint32_t c = pool_.acquire();
     Channel& ch = pool_[c];
     ch.key = key;
     ch.hash = hash;
@@ -45,7 +38,7 @@ void P2PMatcher::retire(uint32_t channel, uint64_t occurrence) {
         // A drained channel is forgotten so memory tracks messages in flight, not messages ever sent.
         if (c.sends == c.recvs) {
             index_.erase(c.hash, channel);
-            free_channels_.push_back(channel);
+            pool_.release(channel);
         }
     }
 }
@@ -63,14 +56,7 @@ void P2PMatcher::send(const MessageKey& key, const Callback& on_sent) {
     Entry& e = entry(c, k);
     e.send_cb = on_sent;
     e.has_send = true;
-    uint32_t slot;
-    if (free_in_flight_.empty()) {
-        slot = static_cast<uint32_t>(in_flight_.size());
-        in_flight_.emplace_back();
-    } else {
-        slot = free_in_flight_.back();
-        free_in_flight_.pop_back();
-    }
+    uint32_t slot = in_flight_.acquire();
     in_flight_[slot] = {ch, k};
     network_.send(key.src, key.dst, key.bytes, Callback{this, 0, slot});
 }
@@ -93,7 +79,7 @@ void P2PMatcher::recv(const MessageKey& key, const Callback& on_received) {
 void P2PMatcher::on_event(uint32_t, uint64_t arg) {
     auto slot = static_cast<uint32_t>(arg);
     InFlight f = in_flight_[slot];
-    free_in_flight_.push_back(slot);
+    in_flight_.release(slot);
     Entry& e = entry(pool_[f.channel], f.occurrence);
     SIM_ASSERT(e.has_send && !e.arrived, "a message was delivered twice");
     e.arrived = true;
@@ -108,7 +94,7 @@ std::vector<UnmatchedMessage> P2PMatcher::unmatched() const {
     std::vector<UnmatchedMessage> out;
     // Pool order, not hash order: the stuck-node report must not depend on the index's layout. Free
     // channels are skipped by their cleared entry buffers.
-    for (const Channel& c : pool_) {
+    for (const Channel& c : pool_.all()) {
         for (size_t i = c.head; i < c.entries.size(); ++i) {
             const Entry& e = c.entries[i];
             if (!e.done && (e.has_recv || e.arrived)) out.push_back({c.key, e.arrived, e.has_recv});

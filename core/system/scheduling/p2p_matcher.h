@@ -9,6 +9,7 @@
 #pragma once
 
 #include "core/base/hash_index.h"
+#include "core/base/slab.h"
 #include "core/engine/engine.h"
 #include "core/network/network_model.h"
 #include "core/system/scheduling/symmetry.h"
@@ -99,10 +100,8 @@ private:
     NetworkModel& network_;
     const RankSymmetry* symmetry_ = nullptr;
     HashIndex index_; // key -> channel in pool_
-    std::vector<Channel> pool_;
-    std::vector<uint32_t> free_channels_;
-    std::vector<InFlight> in_flight_;
-    std::vector<uint32_t> free_in_flight_;
+    Slab<Channel> pool_;
+    Slab<InFlight> in_flight_;
 };
 
 } // namespace astrolabe

@@ -1,4 +1,7 @@
-// File access for the CLI: whole-file reads and writes, and resolving a workload path into trace files.
+// Platform code both front ends share (the CLI on disk, the browser on Emscripten's virtual file system):
+// whole-file reads and writes, and resolving a workload path into trace files. Never part of core/, which
+// sees only bytes; the browser reads its bundled samples with this same code, so both order and name the
+// traces identically.
 #pragma once
 
 #include "core/base/status.h"
@@ -8,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace astrolabe::cli {
+namespace astrolabe::host {
 
 Result<std::string> read_file(const std::string& path, const std::string& what);
 Status write_file(const std::string& path, const std::string& bytes);
@@ -42,4 +45,13 @@ private:
     bool dir_checked_ = false;
 };
 
+} // namespace astrolabe::host
+
+// Transitional: code written when these lived in native/ names them cli:: (native/run_command.cpp,
+// ui/app_state.cpp). Those run paths move onto the Session (issue 15); then this block goes.
+namespace astrolabe::cli {
+using host::FileTraceSink;
+using host::FileTraceSource;
+using host::read_file;
+using host::write_file;
 } // namespace astrolabe::cli

@@ -1,4 +1,4 @@
-#include "native/files.h"
+#include "host/files.h"
 
 #include "core/session/trace_ranks.h"
 
@@ -9,7 +9,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace astrolabe::cli {
+namespace astrolabe::host {
 
 namespace fs = std::filesystem;
 
@@ -93,4 +93,4 @@ Status FileTraceSink::write_comm_groups(std::string json) {
     return write_file(groups_path, json + "\n");
 }
 
-} // namespace astrolabe::cli
+} // namespace astrolabe::host
