@@ -145,7 +145,8 @@ bool is_bool_word(std::string s) {
 // Accepts STAGE's spellings too: `--weight_sharded True` as well as `--weight-sharded` (underscores in
 // option names become dashes; an on/off option takes an optional true/false value).
 std::vector<std::string> normalize_flags(const std::vector<std::string>& argv) {
-    static const char* kSwitches[] = {"--weight-sharded", "--recompute", "--mixed-precision"};
+    static const char* kSwitches[] = {"--weight-sharded", "--recompute", "--mixed-precision",
+                                      "--stage-compat"};
     std::vector<std::string> out;
     for (size_t i = 0; i < argv.size(); ++i) {
         std::string a = argv[i];

@@ -12,6 +12,7 @@
 #include "host/files.h"
 #include "native/args.h"
 #include "native/commands.h"
+#include "native/inspect_collectives.h"
 #include "native/progress.h"
 
 #include <algorithm>
@@ -32,6 +33,10 @@ using trace::NodeType;
 const std::vector<OptionSpec> kInspectOptions = {
     {"json", false, nullptr, "print a JSON object (deterministic keys) instead of text"},
     {"quiet", false, nullptr, "no progress bar"},
+    {"collectives", false, nullptr,
+     "per rank: collectives as (type, group size, comm_size) x count, sends/recvs by size, num_ops"},
+    {"comm-groups", true, nullptr, "with --collectives: the groups JSON (default P.json or P/workload.json)"},
+    {"against", true, nullptr, "with --collectives: compare rank by rank with set Q; exit 1 if they differ"},
     {"help", false, nullptr, "this text"},
 };
 
@@ -525,6 +530,9 @@ int inspect_command(const std::vector<std::string>& argv) {
         return fail("inspect: expected one workload argument P (got " + std::to_string(a.positionals.size()) +
                     "); see astrolabe inspect --help");
     const std::string& workload = a.positionals[0];
+    if (a.has("collectives")) return inspect_collectives(workload, a);
+    if (a.has("comm-groups") || a.has("against"))
+        return fail("inspect: --comm-groups and --against need --collectives");
     auto src = host::FileTraceSource::open(workload);
     if (!src.is_ok()) return fail("inspect: " + src.status().message());
     host::FileTraceSource& files = src.value();

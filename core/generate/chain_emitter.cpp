@@ -32,6 +32,8 @@ void ChainEmitter::ffn_forward(const std::string& n, CollectiveType tp_exit) {
         blocking(n + "combine", CollectiveType::AllToAll, routed * D.d * D.E / p_.tp, GroupKind::Expert);
     } else {
         gemm(n + "ffn_up", D.T, D.up_n, D.d);
+        // Llama's gated FFN multiplies silu(gate) by up before the down projection.
+        if (D.ffn_fwd_ops()) comp(n + "ffn_gate", D.ffn_fwd_ops(), 3 * D.T * D.f_tp * D.E);
         gemm(n + "ffn_down", D.T, D.d, D.f_tp);
     }
     blocking(n + "ffn_out", tp_exit, D.T * D.d * D.E, GroupKind::Tensor);

@@ -37,7 +37,7 @@ RankCoord ParallelLayout::coord(uint32_t rank) const {
 uint32_t ParallelLayout::size(GroupKind k) const {
     switch (k) {
     case GroupKind::Data:
-        return dp_ * sp_;
+        return dp_;
     case GroupKind::Tensor:
         return tp_;
     case GroupKind::Context:
@@ -57,7 +57,7 @@ uint32_t ParallelLayout::count(GroupKind k) const {
 uint32_t ParallelLayout::index(GroupKind k, const RankCoord& c) const {
     switch (k) {
     case GroupKind::Data:
-        return c.tp + tp_ * c.pp;
+        return c.tp + tp_ * (c.sp + sp_ * c.pp);
     case GroupKind::Tensor:
         return c.dp + dp_ * (c.sp + sp_ * c.pp);
     case GroupKind::Context:

@@ -19,9 +19,10 @@ struct RankCoord {
     uint32_t dp = 0, tp = 0, sp = 0, pp = 0;
 };
 
-// Data: ranks sharing tp and pp (DP x SP of them): dense gradients. Tensor: sharing dp, sp, pp. Context:
-// sharing dp, tp, pp. Expert: EP consecutive DP ranks (tokens to experts). ExpertData: DP ranks holding the
-// same experts (expert gradients).
+// Data: ranks sharing tp, sp and pp (DP of them): dense gradients, then summed over Context as STAGE does
+// (two all-reduces, not one over DP x SP). Tensor: sharing dp, sp, pp. Context: sharing dp, tp, pp. Expert:
+// EP consecutive DP ranks (tokens to experts). ExpertData: DP ranks holding the same experts (expert
+// gradients).
 enum class GroupKind : uint8_t { Data, Tensor, Context, Expert, ExpertData };
 constexpr int kGroupKinds = 5;
 const char* group_kind_name(GroupKind k); // "data", "tensor", ...

@@ -153,9 +153,13 @@ const std::vector<std::pair<std::string, std::string>>& param_help() {
         {"top-k", "experts each token is routed to (default 1)"},
         {"weight-sharded", "ZeRO-3/FSDP: weights all-gathered before use, gradients reduce-scattered"},
         {"recompute", "activation recomputation: each layer's forward runs again before its backward"},
-        {"mixed-precision", "gradient and weight collectives at 2 x dtype-bytes (fp32 master copy)"},
+        {"mixed-precision",
+         "fp32 gradients for the optimizer (tensor_size only; collectives keep dtype-bytes)"},
         {"dtype-bytes", "bytes per element (default 1: element counts, as STAGE writes them)"},
         {"grad-sync", "microbatch (default, as STAGE) or step: when DP gradients are reduced"},
+        {"stage-compat",
+         "reproduce STAGE @ 3a7f49c's departures: llama without mixed precision = its GPT graph, "
+         "GPT ignores kv-heads, kv-heads < tp split fractionally (default false)"},
         {"context", "inference: KV-cache tokens before the step (default = seq)"},
         {"decode-steps", "inference decode: tokens generated, one step each (default 1)"},
     };
@@ -219,6 +223,7 @@ Status set_param(TransformerParams& p, const std::string& name, const std::strin
     if (name == "weight-sharded") return flag(p.weight_sharded);
     if (name == "recompute") return flag(p.recompute);
     if (name == "mixed-precision") return flag(p.mixed_precision);
+    if (name == "stage-compat") return flag(p.stage_compat);
     return Status::error(name + ": unknown transformer parameter (see generate transformer --help)");
 }
 
@@ -297,6 +302,11 @@ Status check(const TransformerParams& p) {
     need(p.kv_head_count() % p.tp == 0 || p.tp % p.kv_head_count() == 0,
          "tp: " + n(p.tp) + "; a divisor or multiple of kv-heads (" + n(p.kv_head_count()) +
              ") was expected");
+    if (p.stage_compat && p.graph_kv_heads() < p.tp)
+        need(p.hidden * p.graph_kv_heads() % (p.heads * p.tp) == 0,
+             "tp: " + n(p.tp) + "; with stage-compat and fewer kv-heads (" + n(p.graph_kv_heads()) +
+                 ") than tp, hidden x kv-heads divisible by heads x tp was expected (STAGE splits K/V "
+                 "columns)");
     need(p.layers % p.pp == 0, "pp: " + n(p.pp) + "; a divisor of layers (" + n(p.layers) + ") was expected");
     need(p.seq % p.sp == 0, "sp: " + n(p.sp) + "; a divisor of seq (" + n(p.seq) + ") was expected");
     need(p.vocab % p.tp == 0, "tp: " + n(p.tp) + "; a divisor of vocab (" + n(p.vocab) + ") was expected");

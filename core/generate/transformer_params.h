@@ -36,15 +36,28 @@ struct TransformerParams {
     uint64_t top_k = 1;
     bool weight_sharded = false; // ZeRO-3 / FSDP: weights all-gathered per use, gradients reduce-scattered
     bool recompute = false;      // activation recomputation: each layer's forward runs again before backward
-    bool mixed_precision =
-        false;                // gradients (and weight shards) travel at twice dtype_bytes (fp32 master copy)
+    // fp32 gradients and master weights for the optimizer (its nodes' tensor_size); as in STAGE, no
+    // collective or num_ops changes: gradients are reduced at dtype_bytes.
+    bool mixed_precision = false;
     uint64_t dtype_bytes = 1; // bytes per element; 1 = element counts, as STAGE writes them
     GradSync grad_sync = GradSync::Microbatch;
+    // Reproduce STAGE @ 3a7f49c where it departs from the model asked for: `llama` without mixed precision
+    // builds its GPT graph, its GPT graph ignores kv-heads, and fewer KV heads than tp are split
+    // fractionally.
+    bool stage_compat = false;
     uint64_t context = 0;      // inference: KV-cache length before the step (0 = seq)
     uint64_t decode_steps = 1; // inference decode: tokens generated, one step each
 
     uint64_t ffn_size() const { return ffn ? ffn : 4 * hidden; }
     uint64_t kv_head_count() const { return kv_heads ? kv_heads : heads; }
+    // The graph actually built: `model`, except STAGE's llama-without-mixed-precision = GPT (stage_compat).
+    ModelFamily graph() const {
+        return stage_compat && model == ModelFamily::Llama && !mixed_precision ? ModelFamily::Gpt : model;
+    }
+    // KV heads of the graph built: STAGE's GPT graph has as many as heads (stage_compat).
+    uint64_t graph_kv_heads() const {
+        return stage_compat && graph() == ModelFamily::Gpt ? heads : kv_head_count();
+    }
     uint64_t micro_batch_size() const { return micro_batch ? micro_batch : batch; }
     uint64_t microbatches() const { return batch / micro_batch_size(); }
     uint64_t context_len() const { return context ? context : seq; }

@@ -13,6 +13,7 @@
 #include "core/generate/transformer_internal.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace astrolabe::generate {
@@ -69,7 +70,7 @@ void TrainingBuilder::layer_forward(uint64_t mb, uint64_t layer, const char* wha
     blocking(n + "k_gather", CollectiveType::AllGather, D.T * D.kv_tp * D.E, GroupKind::Context);
     blocking(n + "v_gather", CollectiveType::AllGather, D.T * D.kv_tp * D.E, GroupKind::Context);
     // The fused attention kernel: STAGE counts q/k/v slicing (3a) and the kernel (3a), not S^2 work.
-    elem(n + "attention", 6);
+    comp(n + "attention", D.attn_fwd_ops(), 2 * D.a * D.E);
     gemm(n + "out_proj", D.T, D.d, D.d / p_.tp);
     blocking(n + "attn_out", CollectiveType::ReduceScatter, D.T * D.d * D.E, GroupKind::Tensor);
     elem(n + "attn_residual", 1);
@@ -79,7 +80,8 @@ void TrainingBuilder::layer_forward(uint64_t mb, uint64_t layer, const char* wha
     elem(n + "ffn_residual", 1);
 }
 
-// ZeRO-3 / FSDP: a layer's weight shard is all-gathered over its data group before every use.
+// ZeRO-3 / FSDP: a layer's weight shard (W / dp: STAGE maps fsdp to dp, so context ranks keep the same
+// shard) is all-gathered over its data group before every use.
 void TrainingBuilder::weight_gather(const std::string& n) {
     if (!p_.weight_sharded) return;
     const ModelDims& D = dims_;
@@ -122,16 +124,19 @@ void TrainingBuilder::layer_backward(uint64_t mb, uint64_t layer) {
     } else {
         gemm(n + "ffn_down_dx", D.T, D.f_tp, D.d);
         dw.push_back(gemm(n + "ffn_down_dw", D.f_tp, D.d, D.T));
+        // Llama: the gradients of silu(gate) * up (2 T F/tp), and later the sum of the two input gradients.
+        if (D.ffn_gate_bwd_ops()) comp(n + "ffn_gate", D.ffn_gate_bwd_ops(), 4 * D.T * D.f_tp * D.E);
         blocking(n + "ffn_in", CollectiveType::AllGather, D.a * D.E, GroupKind::Tensor);
         dw.push_back(gemm(n + "ffn_up_dw", D.d, D.up_n, D.T));
         gemm(n + "ffn_up_dx", D.T, D.d, D.up_n);
+        if (D.ffn_dx_sum_ops()) comp(n + "ffn_dx_sum", D.ffn_dx_sum_ops(), 3 * D.T * D.d * D.E);
     }
     blocking(n + "ffn_dx", CollectiveType::ReduceScatter, D.T * D.d * D.E, GroupKind::Tensor);
     elem(n + "ffn_norm", 6);
     blocking(n + "attn_dout", CollectiveType::AllGather, D.a * D.E, GroupKind::Tensor);
     gemm(n + "out_proj_dx", D.T, D.d / p_.tp, D.d);
     dw.push_back(gemm(n + "out_proj_dw", D.d / p_.tp, D.d, D.T));
-    elem(n + "attention", 23); // STAGE: dq, dk, dv kernels (18a) and the q/k/v slice gradients (5a)
+    comp(n + "attention", D.attn_bwd_ops(), 2 * D.a * D.E); // ModelDims: STAGE's kernel and slice gradients
     // Context parallelism: the gradients of the gathered keys and values are summed back to their owners
     // (comm_size = the whole context's K or V gradient).
     const uint64_t kv_full = D.T * p_.sp * D.kv_tp * D.E;
@@ -149,19 +154,25 @@ void TrainingBuilder::layer_backward(uint64_t mb, uint64_t layer) {
     grad_sync(mb, local, all_dw);
 }
 
-// Data-parallel gradient synchronisation of one layer: all-reduce, or reduce-scatter with sharded weights.
+// Gradient synchronisation of one layer, as STAGE emits it: over the data group an all-reduce (or, with
+// sharded weights, a reduce-scatter into this rank's shard), then, with context parallelism, an all-reduce
+// over the context group (each context rank computed the gradient of its own tokens). Both carry the
+// layer's W / tp elements: STAGE's comm_size is the unreduced input for every collective of the chain.
 // STAGE synchronises after every micro-batch; --grad-sync step only after the last one.
 void TrainingBuilder::grad_sync(uint64_t mb, uint64_t local, uint64_t after) {
     if (p_.grad_sync == GradSync::Step && mb + 1 != p_.microbatches()) return;
     const ModelDims& D = dims_;
     const std::string n = tag(mb, first_layer_ + local) + "grad";
     const CollectiveType type = p_.weight_sharded ? CollectiveType::ReduceScatter : CollectiveType::AllReduce;
-    if (has(GroupKind::Data))
-        grad_colls_[local].push_back(
-            em_.coll(n, type, D.w_dense() * D.Eg, pg_[int(GroupKind::Data)], {after}));
+    uint64_t last = after;
+    if (has(GroupKind::Data)) last = em_.coll(n, type, D.w_dense() * D.E, pg_[int(GroupKind::Data)], {last});
+    if (has(GroupKind::Context))
+        last = em_.coll(n + "_cp", CollectiveType::AllReduce, D.w_dense() * D.E, pg_[int(GroupKind::Context)],
+                        {last});
+    if (last != after) grad_colls_[local].push_back(last);
     if (D.local_experts && has(GroupKind::ExpertData))
         grad_colls_[local].push_back(
-            em_.coll(n + "_experts", type, D.w_experts() * D.Eg, pg_[int(GroupKind::ExpertData)], {after}));
+            em_.coll(n + "_experts", type, D.w_experts() * D.E, pg_[int(GroupKind::ExpertData)], {after}));
 }
 
 // [SECTION] Stage schedule
@@ -218,8 +229,9 @@ void TrainingBuilder::backward(uint64_t mb) {
     }
 }
 
-// After the last micro-batch: gradients of the embeddings are summed over micro-batches and all-reduced
-// over the data group and, as STAGE does, over the tensor group (at the full vocab x hidden size); every
+// After the last micro-batch: gradients of the embeddings (never sharded) are summed over micro-batches and
+// all-reduced over the data group and, as STAGE does, over the tensor and context groups (at the full
+// vocab x hidden size); every
 // layer's weights are updated (2 ops per weight: accumulate and apply, STAGE's count).
 void TrainingBuilder::optimizer_step() {
     const ModelDims& D = dims_;
@@ -234,12 +246,13 @@ void TrainingBuilder::optimizer_step() {
         for (size_t i = e; i < emb_grads_.size(); i += copies)
             em_.add_dep(acc, emb_grads_[i]);
         uint64_t last = acc;
-        if (has(GroupKind::Data))
-            last = em_.coll(n + "grad_dp", CollectiveType::AllReduce, emb * D.Eg, pg_[int(GroupKind::Data)],
-                            {last});
-        if (has(GroupKind::Tensor))
-            last = em_.coll(n + "grad_tp", CollectiveType::AllReduce, emb * D.Eg, pg_[int(GroupKind::Tensor)],
-                            {last});
+        // STAGE's order of parallel dimensions: dp, tp, cp.
+        const std::pair<GroupKind, const char*> dims[] = {
+            {GroupKind::Data, "grad_dp"}, {GroupKind::Tensor, "grad_tp"}, {GroupKind::Context, "grad_cp"}};
+        for (const auto& k : dims)
+            if (has(k.first))
+                last =
+                    em_.coll(n + k.second, CollectiveType::AllReduce, emb * D.E, pg_[int(k.first)], {last});
         em_.comp(n + "update", emb, 2 * emb * D.E, {last});
     }
     const uint64_t shard = layout_.size(GroupKind::Data);

@@ -336,7 +336,8 @@ TEST_CASE("streamed generation equals building every rank from scratch", "[gener
 TEST_CASE("context parallelism gathers keys and values and scatters their gradients", "[generate]") {
     // sp 2, tp 1, gpt d 64 (4 heads, head dim 16), seq 64, 1 sample, 1 layer, 1 byte: T = 32 tokens per rank,
     // K width 64. Forward: AG of K and of V (32 x 64 each); backward: RS of dK and dV (2 x 32 x 64 each).
-    // Gradients all-reduce over the data group of dp x sp = 2 ranks.
+    // Gradients are summed as STAGE does: over the data group (dp 1 here: none), then with an all-reduce over
+    // the context group, at the full 12 d^2 layer and 100 x 64 per embedding table.
     TransformerParams p = params({{"layers", "1"},
                                   {"hidden", "64"},
                                   {"heads", "4"},
@@ -346,9 +347,10 @@ TEST_CASE("context parallelism gathers keys and values and scatters their gradie
                                   {"sp", "2"}});
     const ParallelLayout layout(p);
     CHECK(layout.size(GroupKind::Context) == 2);
-    CHECK(layout.size(GroupKind::Data) == 2);
+    CHECK(layout.size(GroupKind::Data) == 1);
     RankSummary s = summarize(transformer_trace(p, layout, 1), layout);
     CHECK(s.coll[int(GroupKind::Context)][int(CollectiveType::AllGather)] == 2 * 32 * 64);
     CHECK(s.coll[int(GroupKind::Context)][int(CollectiveType::ReduceScatter)] == 2 * 64 * 64);
-    CHECK(s.coll[int(GroupKind::Data)][int(CollectiveType::AllReduce)] == 12 * 64 * 64 + 2 * 100 * 64);
+    CHECK(s.coll[int(GroupKind::Context)][int(CollectiveType::AllReduce)] == 12 * 64 * 64 + 2 * 100 * 64);
+    CHECK(s.coll[int(GroupKind::Data)][int(CollectiveType::AllReduce)] == 0);
 }

@@ -222,12 +222,13 @@ TEST_CASE("generated transformer workloads give the same report with and without
          R"("kind": "transformer", "model": "gpt", "layers": 2, "hidden": 512, "heads": 8, "seq": 256, "batch": 8, "micro-batch": 2, "dp": 4, "tp": 2, "pp": 2)",
          R"({"topology": ["Ring", "Switch", "Ring"], "npus_count": [4, 2, 2], "bandwidth": [50, 300, 50], "latency": [500, 100, 500]})",
          2},
-        // The data group is ranks {0, 1, 4, 5} as a ring: 0 -> 1 crosses the switch, 1 -> 4 the ring, so
-        // the two data-parallel positions behave differently: one class per dp coordinate.
+        // Groups as STAGE forms them: data {0, 1}, tensor {0, 2} and context {0, 4} (gradients summed over
+        // data, then context). Each lies along one network dimension (the switch, the ring), so every NPU is
+        // a translation of NPU 0: one class.
         {"dp2 tp2 sp2 with ZeRO-3 and recomputation",
          R"("kind": "transformer", "model": "gpt", "layers": 2, "hidden": 512, "heads": 8, "seq": 512, "batch": 4, "micro-batch": 2, "dp": 2, "tp": 2, "sp": 2, "weight-sharded": true, "recompute": true)",
          R"({"topology": ["Switch", "Ring"], "npus_count": [4, 2], "bandwidth": [300, 50], "latency": [100, 500]})",
-         2},
+         1},
         {"inference (decode) dp2 tp4",
          R"("kind": "transformer", "phase": "decode", "decode-steps": 2, "model": "gpt", "layers": 2, "hidden": 512, "heads": 8, "seq": 128, "batch": 4, "micro-batch": 2, "dp": 2, "tp": 4)",
          R"({"topology": ["Switch"], "npus_count": [8], "bandwidth": [300], "latency": [100]})", 1},
