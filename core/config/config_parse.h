@@ -7,6 +7,7 @@
 
 #include "core/base/status.h"
 #include "core/config/config_types.h"
+#include "core/config/hardware_types.h"
 
 #include <string>
 #include <string_view>
@@ -26,6 +27,10 @@ Result<MemoryConfig> parse_memory_json(std::string_view text, const std::string&
 // Communicator groups: {"<id>": [rank, ...], ...}. With npus > 0, ranks must be below it.
 Result<CommGroups> parse_comm_groups_json(std::string_view text, const std::string& source,
                                           uint64_t npus = 0);
+
+// A real system, `astrolabe.hardware/1` (hardware_types.h): every bad key or value is a problem naming it,
+// with the nearest valid spelling for misspelt keys and names.
+Result<HardwareConfig> parse_hardware_json(std::string_view text, const std::string& source);
 
 // Parses a collective algorithm name as ASTRA-sim spells it: ring, direct, directK (K > 0),
 // halvingDoubling, doubleBinaryTree.

@@ -1,0 +1,205 @@
+// `astrolabe.hardware/1` JSON -> HardwareConfig. Unknown keys and names are errors here (not warnings as
+// in ASTRA-sim's system JSON): a misspelt "nvls" silently defaulting would change every number.
+#include "core/config/config_parse.h"
+#include "core/config/json_read.h"
+
+#include <algorithm>
+
+namespace astrolabe::config {
+
+// [SECTION] names
+const char* gpu_model_name(GpuModel g) {
+    switch (g) {
+    case GpuModel::H100Sxm:
+        return "H100-SXM";
+    case GpuModel::A100Sxm40:
+        return "A100-SXM4-40GB";
+    case GpuModel::A100Sxm80:
+        return "A100-SXM4-80GB";
+    }
+    return "?";
+}
+
+const char* fabric_name(Fabric f) {
+    switch (f) {
+    case Fabric::Infiniband:
+        return "infiniband";
+    case Fabric::Roce:
+        return "roce";
+    case Fabric::Efa:
+        return "efa";
+    case Fabric::Tcpxo:
+        return "tcpxo";
+    case Fabric::Unknown:
+        return "unknown";
+    }
+    return "?";
+}
+
+const char* process_layout_name(ProcessLayout p) {
+    return p == ProcessLayout::OnePerGpu ? "one-per-gpu" : "one-per-node";
+}
+
+const char* nccl_algo_name(NcclAlgo a) {
+    switch (a) {
+    case NcclAlgo::Auto:
+        return "auto";
+    case NcclAlgo::Ring:
+        return "ring";
+    case NcclAlgo::Tree:
+        return "tree";
+    case NcclAlgo::Nvls:
+        return "nvls";
+    case NcclAlgo::NvlsTree:
+        return "nvls_tree";
+    case NcclAlgo::CollNet:
+        return "collnet";
+    }
+    return "?";
+}
+
+const char* nccl_proto_name(NcclProto p) {
+    switch (p) {
+    case NcclProto::Auto:
+        return "auto";
+    case NcclProto::LL:
+        return "LL";
+    case NcclProto::LL128:
+        return "LL128";
+    case NcclProto::Simple:
+        return "Simple";
+    }
+    return "?";
+}
+
+namespace {
+
+// [SECTION] nearest spelling
+size_t edit_distance(const std::string& a, const std::string& b) {
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j)
+        row[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= b.size(); ++j) {
+            size_t up = row[j];
+            bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
+                        std::tolower(static_cast<unsigned char>(b[j - 1]));
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (same ? 0 : 1)});
+            diag = up;
+        }
+    }
+    return row[b.size()];
+}
+
+// "; did you mean 'x'?" when a candidate is close enough to be a likely typo, else "".
+std::string nearest(const std::string& got, const std::vector<std::string>& candidates) {
+    size_t best = SIZE_MAX;
+    const std::string* pick = nullptr;
+    for (const auto& c : candidates) {
+        size_t d = edit_distance(got, c);
+        if (d < best) best = d, pick = &c;
+    }
+    if (!pick || best > std::max<size_t>(2, pick->size() / 3)) return "";
+    return "; did you mean '" + *pick + "'?";
+}
+
+std::string join(const std::vector<std::string>& v) {
+    std::string out;
+    for (size_t i = 0; i < v.size(); ++i)
+        out += (i ? (i + 1 == v.size() ? " or " : ", ") : "") + v[i];
+    return out;
+}
+
+const std::vector<std::string> kKeys = {"schema",  "name",          "gpu",       "nodes",  "gpus_per_node",
+                                        "nvls",    "nics_per_node", "nic_gbps",  "fabric", "processes",
+                                        "collnet", "nccl_algo",     "nccl_proto"};
+
+// Reads a string key that must be one of `names`; returns the index or -1 (absent or wrong).
+int read_choice(detail::Fields& f, const char* key, const std::vector<std::string>& names) {
+    if (!f.has(key)) return -1;
+    const auto& v = f.at(key);
+    if (!v.is_string()) {
+        f.problem(key, "is " + detail::describe(v) + "; one of " + join(names) + " was expected");
+        return -1;
+    }
+    std::string s = v.get<std::string>();
+    for (size_t i = 0; i < names.size(); ++i)
+        if (s == names[i]) return static_cast<int>(i);
+    f.problem(key, "unknown value \"" + s + "\"; expected " + join(names) + nearest(s, names));
+    return -1;
+}
+
+void read_bool(detail::Fields& f, const char* key, bool& out) {
+    if (!f.has(key)) return;
+    const auto& v = f.at(key);
+    if (!v.is_boolean()) return f.problem(key, "is " + detail::describe(v) + "; true or false was expected");
+    out = v.get<bool>();
+}
+
+} // namespace
+
+// [SECTION] parser
+Result<HardwareConfig> parse_hardware_json(std::string_view text, const std::string& source) {
+    auto parsed = detail::parse_json_text(text, source);
+    if (!parsed) return parsed.status();
+    const detail::json& j = parsed.value();
+    if (!j.is_object()) return Status::error(source + ": the hardware description must be a JSON object");
+    Status problems;
+    detail::Fields f(j, source, problems);
+    for (auto it = j.begin(); it != j.end(); ++it)
+        if (std::find(kKeys.begin(), kKeys.end(), it.key()) == kKeys.end())
+            f.problem(it.key(), "unknown key; expected one of " + join(kKeys) + nearest(it.key(), kKeys));
+
+    HardwareConfig hw;
+    if (f.has("schema") && (!j["schema"].is_string() || j["schema"] != "astrolabe.hardware/1"))
+        f.problem("schema",
+                  "is " + detail::describe(j["schema"]) + "; \"astrolabe.hardware/1\" was expected");
+    if (f.has("name") && !j["name"].is_string())
+        f.problem("name", "is " + detail::describe(j["name"]) + "; a string was expected");
+    int g = read_choice(f, "gpu", {"H100-SXM", "A100-SXM4-40GB", "A100-SXM4-80GB"});
+    if (g >= 0) hw.gpu = static_cast<GpuModel>(g);
+    bool h100 = hw.gpu == GpuModel::H100Sxm;
+    // GPU-dependent defaults: HGX H100 has third-generation NVSwitches with SHARP and NDR NICs; HGX A100
+    // has no NVLink SHARP and came with HDR (200 Gb/s) NICs.
+    hw.nvls = h100;
+    hw.nic_gbps = h100 ? 400 : 200;
+    f.read_uint32("nodes", hw.nodes, 1, 65536);
+    f.read_uint32("gpus_per_node", hw.gpus_per_node, 1, 8);
+    hw.nics_per_node = hw.gpus_per_node;
+    read_bool(f, "nvls", hw.nvls);
+    f.read_uint32("nics_per_node", hw.nics_per_node, 1, 64);
+    f.read_double("nic_gbps", hw.nic_gbps, 0, true);
+    int fab = read_choice(f, "fabric", {"infiniband", "roce", "efa", "tcpxo", "unknown"});
+    if (fab >= 0) hw.fabric = static_cast<Fabric>(fab);
+    int pl = read_choice(f, "processes", {"one-per-gpu", "one-per-node"});
+    if (pl >= 0) hw.processes = static_cast<ProcessLayout>(pl);
+    read_bool(f, "collnet", hw.collnet);
+    int al = read_choice(f, "nccl_algo", {"auto", "ring", "tree", "nvls", "nvls_tree", "collnet"});
+    if (al >= 0) hw.algo = static_cast<NcclAlgo>(al);
+    int pr = read_choice(f, "nccl_proto", {"auto", "LL", "LL128", "Simple"});
+    if (pr >= 0) hw.proto = static_cast<NcclProto>(pr);
+
+    // [SECTION] consistency: what the hardware cannot do
+    if (hw.nic_gbps > 3200)
+        f.problem("nic_gbps", "is " + j["nic_gbps"].dump() + "; at most 3200 Gb/s per NIC");
+    if (hw.nvls && !h100)
+        f.problem("nvls", std::string("is true but ") + gpu_model_name(hw.gpu) +
+                              " has no NVLink SHARP (NVSwitch gen3, H100); false was expected");
+    if (hw.nvls && hw.gpus_per_node < 2)
+        f.problem("nvls", "is true with one GPU per node; NVLink SHARP needs an NVSwitch and 2+ GPUs");
+    if (hw.collnet && hw.fabric != Fabric::Infiniband)
+        f.problem("collnet", std::string("is true on fabric ") + fabric_name(hw.fabric) +
+                                 "; in-network reduction (SHARP) needs fabric infiniband");
+    if ((hw.algo == NcclAlgo::Nvls || hw.algo == NcclAlgo::NvlsTree) && !hw.nvls)
+        f.problem("nccl_algo", std::string("is ") + nccl_algo_name(hw.algo) + " but nvls is false");
+    if (hw.algo == NcclAlgo::NvlsTree && hw.nodes < 2)
+        f.problem("nccl_algo", "is nvls_tree on one node; nvls_tree joins nodes (use nvls)");
+    if (hw.algo == NcclAlgo::CollNet && !hw.collnet)
+        f.problem("nccl_algo", "is collnet but collnet is false (the fabric offers no in-network reduction)");
+    if (!problems.is_ok()) return problems;
+    return hw;
+}
+
+} // namespace astrolabe::config

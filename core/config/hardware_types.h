@@ -1,0 +1,44 @@
+// A real system as a user describes it (`astrolabe.hardware/1` JSON): GPUs, nodes, NVLink SHARP, NICs,
+// fabric and how the benchmark's processes are laid out. Plain data with documented defaults; the
+// meaning of each field for the model lives in core/hardware/nccl_model.h.
+//
+// Units: nic_gbps is the line rate of ONE NIC in Gb/s (10^9 bits per second), as vendors quote it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace astrolabe::config {
+
+enum class GpuModel : uint8_t { H100Sxm, A100Sxm40, A100Sxm80 };
+enum class Fabric : uint8_t { Infiniband, Roce, Efa, Tcpxo, Unknown };
+// one-per-gpu: one process (and host thread) launches each GPU's kernels (mpirun -np <gpus>);
+// one-per-node: one process drives all GPUs of a node (nccl-tests `-g 8`), so launches serialise.
+enum class ProcessLayout : uint8_t { OnePerGpu, OnePerNode };
+enum class NcclAlgo : uint8_t { Auto, Ring, Tree, Nvls, NvlsTree, CollNet };
+enum class NcclProto : uint8_t { Auto, LL, LL128, Simple };
+
+const char* gpu_model_name(GpuModel g);           // "H100-SXM", ...
+const char* fabric_name(Fabric f);                // "infiniband", ...
+const char* process_layout_name(ProcessLayout p); // "one-per-gpu", ...
+const char* nccl_algo_name(NcclAlgo a);           // "auto", "ring", "tree", "nvls", "nvls_tree", "collnet"
+const char* nccl_proto_name(NcclProto p);         // "auto", "LL", "LL128", "Simple"
+
+struct HardwareConfig {
+    GpuModel gpu = GpuModel::H100Sxm;
+    uint32_t nodes = 1;
+    uint32_t gpus_per_node = 8;
+    bool nvls = true;           // NVLink SHARP usable; default: true for H100-SXM, false for A100
+    uint32_t nics_per_node = 8; // default: gpus_per_node
+    double nic_gbps = 400;      // per NIC; default 400 (NDR InfiniBand); A100 default 200 (HDR)
+    Fabric fabric = Fabric::Unknown;
+    ProcessLayout processes = ProcessLayout::OnePerGpu;
+    bool collnet = false; // in-network reduction (InfiniBand SHARP switches); only with fabric infiniband
+    NcclAlgo algo = NcclAlgo::Auto;
+    NcclProto proto = NcclProto::Auto;
+    std::vector<std::string> warnings;
+    uint32_t ranks() const { return nodes * gpus_per_node; }
+};
+
+} // namespace astrolabe::config

@@ -1,0 +1,124 @@
+#include "core/hardware/hardware_mapping.h"
+
+#include <algorithm>
+
+namespace astrolabe::hardware {
+
+namespace {
+
+using config::NcclAlgo;
+
+// nccl-tests' GB/s (10^9 bytes) as the network config's GB/s (2^30 bytes, ASTRA-sim's analytical backend).
+double config_gbps(double gbs) {
+    return gbs * 1e9 / double(1ull << 30);
+}
+
+config::NetworkDim switch_dim(uint32_t npus, double busbw_gbs, double hop_latency_ns) {
+    config::NetworkDim d;
+    d.topology = config::Topology::Switch;
+    d.npus = npus;
+    d.bandwidth_gbps = config_gbps(busbw_gbs);
+    d.latency_ns = hop_latency_ns;
+    return d;
+}
+
+config::SystemConfig base_system(int kind, std::vector<config::AlgorithmChoice> algos) {
+    config::SystemConfig sys;
+    sys.scheduling_policy = config::SchedulingPolicy::FIFO;
+    // NCCL's per-chunk costs are already in the step latencies and achievable bandwidths; no extra
+    // endpoint delay or local-memory reduction cost on top.
+    sys.endpoint_delay_ns = 0;
+    sys.active_chunks_per_dimension = 1;
+    sys.preferred_dataset_splits = 1;
+    sys.implementation[kind] = std::move(algos);
+    return sys;
+}
+
+bool hierarchical(NcclAlgo a) {
+    return a == NcclAlgo::Tree || a == NcclAlgo::NvlsTree || a == NcclAlgo::CollNet;
+}
+
+} // namespace
+
+trace::CollectiveType trace_collective(CollOp op) {
+    switch (op) {
+    case CollOp::AllReduce:
+        return trace::CollectiveType::AllReduce;
+    case CollOp::AllGather:
+        return trace::CollectiveType::AllGather;
+    case CollOp::ReduceScatter:
+        return trace::CollectiveType::ReduceScatter;
+    case CollOp::AllToAll:
+        return trace::CollectiveType::AllToAll;
+    }
+    return trace::CollectiveType::AllReduce;
+}
+
+MappedCollective map_collective(const config::HardwareConfig& hw, CollOp op, uint64_t bytes,
+                                const NcclChoice& c) {
+    MappedCollective out;
+    const uint32_t n = hw.ranks(), g = hw.gpus_per_node, m = hw.nodes;
+    const int kind = static_cast<int>(op); // CollOp follows config::CollectiveKind's order
+    out.type = trace_collective(op);
+    // The engine's all-gather message is a rank's whole input; nccl-tests' size is the gathered output.
+    out.comm_size = op == CollOp::AllGather ? std::max<uint64_t>(1, bytes / n) : bytes;
+    const double lat_ns = c.latency_us * 1e3;
+    const config::AlgorithmChoice ring{config::CollectiveAlgorithm::Ring, -1};
+
+    if (op == CollOp::AllReduce && hierarchical(c.algo) && g > 1) {
+        // Chunks let the in-node and cross-node stages overlap; small collectives stay one chunk so the
+        // latency is paid once, as in NCCL where a small message is a single pipeline step.
+        uint32_t splits = static_cast<uint32_t>(std::clamp<uint64_t>(bytes >> 20, 1, 8));
+        // Messages per chunk: reduce-scatter and all-gather (g-1 each) in the node, 2(m-1) across.
+        double msgs = double(splits) * (2.0 * (g - 1) + 2.0 * (m - 1));
+        double hop = lat_ns / msgs / 2.0; // Switch: two hops per message
+        // Dimension bandwidths in the engine's ring terms: a ring over g GPUs at B moves a reduce-scatter
+        // at bus bandwidth B. Across nodes, the per-GPU NIC share (CollNet: scaled for in-switch reduce).
+        out.network.dims = {switch_dim(g, c.intra_busbw_gbs, hop), switch_dim(m, c.inter_busbw_gbs, hop)};
+        out.system = base_system(kind, {ring, ring});
+        out.system.collective_optimization = config::CollectiveOptimization::LocalBWAware;
+        out.system.preferred_dataset_splits = splits;
+        return out;
+    }
+    // One dimension over every rank. Messages in sequence per rank: ring all-reduce 2(n-1), all-gather and
+    // reduce-scatter n-1, ring all-to-all n(n-1)/2.
+    double msgs = op == CollOp::AllReduce  ? 2.0 * (n - 1)
+                  : op == CollOp::AllToAll ? double(n) * (n - 1) / 2.0
+                                           : double(n - 1);
+    double busbw = c.busbw_gbs;
+    // The ring all-to-all sends n(n-1)/2 messages of size/n in sequence where nccl-tests counts (n-1)/n of
+    // the size as bus bytes: the same time needs a link n/2 times the bus bandwidth.
+    if (op == CollOp::AllToAll) busbw *= n / 2.0;
+    out.network.dims = {switch_dim(n, busbw, lat_ns / msgs / 2.0)};
+    out.system = base_system(kind, {ring});
+    return out;
+}
+
+MappedSystem map_system(const config::HardwareConfig& hw) {
+    MappedSystem out;
+    const uint64_t large = 1ull << 30; // a 1 GiB all-reduce: the bandwidth regime
+    out.choice = choose(hw, CollOp::AllReduce, large);
+    const uint32_t g = hw.gpus_per_node, m = hw.nodes;
+    const config::AlgorithmChoice ring{config::CollectiveAlgorithm::Ring, -1};
+    // Two dimensions (in-node, across nodes) so every collective kind takes the hierarchical path.
+    double lat_ns = out.choice.latency_us * 1e3 / (2.0 * std::max<uint32_t>(1, g + m - 2)) / 2.0;
+    double intra =
+        out.choice.intra_busbw_gbs > 0 ? out.choice.intra_busbw_gbs : gpu_spec(hw.gpu).nvlink_ring_gbs;
+    double inter = nic_gbs_per_gpu(hw);
+    if (m == 1) {
+        out.network.dims = {switch_dim(g, intra, lat_ns)};
+    } else if (g == 1) {
+        out.network.dims = {switch_dim(m, inter, lat_ns)};
+    } else {
+        out.network.dims = {switch_dim(g, intra, lat_ns), switch_dim(m, inter, lat_ns)};
+    }
+    std::vector<config::AlgorithmChoice> algos(out.network.dims.size(), ring);
+    out.system = base_system(0, algos);
+    for (int k = 1; k < config::kCollectiveKinds; ++k)
+        out.system.implementation[k] = algos;
+    out.system.collective_optimization = config::CollectiveOptimization::LocalBWAware;
+    out.system.preferred_dataset_splits = 4;
+    return out;
+}
+
+} // namespace astrolabe::hardware

@@ -1,0 +1,47 @@
+// A hardware description (and an NCCL choice) mapped onto the configs the normal engine runs.
+//
+// The engine knows ASTRA-sim's building blocks: dimensions of Ring/Switch links with a bandwidth and a
+// per-hop latency, and per-dimension ring/direct algorithms with chunking. An NCCL algorithm maps as:
+// - ring: one Switch dimension over all ranks whose bandwidth is the ring's bottleneck bus bandwidth;
+//   the ring algorithm then sends the same 2(n-1) (or n-1) messages of size/n one after another that an
+//   NCCL ring channel pipeline does, so time = latency + bus bytes / bus bandwidth.
+// - nvls: the same on one node at NVLS's bus bandwidth (the engine has no in-switch reduction; the
+//   equivalent ring carries the same bus bytes).
+// - tree / nvls_tree / collnet: two Switch dimensions (GPUs of a node, nodes) with ASTRA-sim's
+//   localBWAware plan: reduce-scatter in the node, all-reduce across nodes, all-gather in the node,
+//   cut into chunks that pipeline through the two dimensions as NCCL's channels do.
+// - all_to_all: one Switch dimension, ring all-to-all (n(n-1)/2 messages of size/n in sequence).
+// Latencies are spread over the messages so their sum is the choice's latency.
+#pragma once
+
+#include "core/config/config_types.h"
+#include "core/config/hardware_types.h"
+#include "core/hardware/nccl_model.h"
+#include "core/trace/trace_types.h"
+
+namespace astrolabe::hardware {
+
+struct MappedCollective {
+    config::NetworkConfig network;
+    config::SystemConfig system;
+    trace::CollectiveType type = trace::CollectiveType::AllReduce;
+    uint64_t comm_size = 0; // the trace's comm_size for nccl-tests' `bytes` (all-gather: one rank's part)
+};
+
+// The configs that run one collective of `bytes` (nccl-tests' size column) with `choice`.
+MappedCollective map_collective(const config::HardwareConfig& hw, CollOp op, uint64_t bytes,
+                                const NcclChoice& choice);
+
+// Network and system configs for whole workloads on this hardware (`run --hardware`): the algorithm and
+// protocol NCCL picks for a large all-reduce, i.e. the bandwidth regime of training collectives. The
+// per-size choice of collective-perf needs one config per size; a training step gets this one.
+struct MappedSystem {
+    config::NetworkConfig network;
+    config::SystemConfig system;
+    NcclChoice choice;
+};
+MappedSystem map_system(const config::HardwareConfig& hw);
+
+trace::CollectiveType trace_collective(CollOp op);
+
+} // namespace astrolabe::hardware

@@ -1,0 +1,257 @@
+// The figures of the NCCL-like model and the tuner that picks an algorithm and protocol per size.
+//
+// Index: [SECTION] physical figures · [SECTION] helpers · [SECTION] estimates · [SECTION] tuner
+#include "core/hardware/nccl_model.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace astrolabe::hardware {
+
+using config::Fabric;
+using config::GpuModel;
+using config::HardwareConfig;
+using config::NcclAlgo;
+using config::NcclProto;
+
+namespace {
+
+// [SECTION] physical figures
+// Every figure below is what a piece of hardware or a protocol sustains, not a per-table fit. Where a
+// figure comes from a measurement, the comment names which; docs/validation.md lists them all.
+
+// Device-side fixed cost of one NCCL kernel: start-up, the final flag synchronisation between ranks and
+// completion (NCCL's "base latency", 6.6-14 us in its tuning model). Calibrated on the tiny sizes of the
+// one-process-per-GPU H100 table (aws_p5), where nothing else counts.
+constexpr double kKernelBaseUs = 10.0;
+
+// Latency of one pipeline step (a chunk handed to the next rank and its flag seen) over NVLink, by
+// protocol. LL polls 8-byte flag+data words (no fence): the lowest latency. LL128 uses 128-byte lines
+// with a flag in each, and Simple a memory fence plus a separate flag per chunk, so they take longer per
+// step. LL128 is calibrated on the 2-32 MiB rows of the H100 tables, Simple on the 64 MiB-1 GiB rows of
+// the forced-ring table; LL on the tiny rows.
+constexpr double kNvlinkStepUs[3] = {0.4, 1.7, 3.0}; // LL, LL128, Simple
+
+// One step across the network: a proxy thread posts the transfer, the NIC moves it, the peer's proxy
+// sees completion. A property of the fabric (RDMA NICs vs. AWS EFA's SRD through libfabric vs. TCP);
+// per protocol the same ratios as the NVLink figures' LL/Simple spread. `unknown` is taken as InfiniBand.
+double net_step_us(Fabric f, NcclProto p) {
+    double simple = 8.0; // InfiniBand / unknown: NCCL's own figure for a network ring step is 14 us
+    switch (f) {
+    case Fabric::Infiniband:
+    case Fabric::Unknown:
+        simple = 8.0;
+        break;
+    case Fabric::Roce:
+        simple = 10.0;
+        break;
+    case Fabric::Efa:
+        simple = 70.0; // calibrated on the flat 160 us small-message floor of the 2-node p4de table
+        break;
+    case Fabric::Tcpxo:
+        simple = 40.0;
+        break;
+    }
+    double ratio = p == NcclProto::LL ? 0.5 : p == NcclProto::LL128 ? 0.75 : 1.0;
+    return simple * ratio;
+}
+
+// Fraction of a NIC's line rate NCCL reaches with large messages: InfiniBand/RoCE RDMA with GPUDirect
+// run near line rate (the 10-node, one-GPU-per-node ring reaches 48.9 of 50 GB/s); EFA's SRD protocol
+// reaches less (the p4de table: 78 GB/s busbw on 4 x 100 Gb/s).
+double fabric_efficiency(Fabric f) {
+    switch (f) {
+    case Fabric::Infiniband:
+    case Fabric::Unknown:
+        return 0.978;
+    case Fabric::Roce:
+        return 0.95;
+    case Fabric::Efa:
+        return 0.835;
+    case Fabric::Tcpxo:
+        return 0.85;
+    }
+    return 0.9;
+}
+
+// Protocol efficiency on bandwidth: LL sends 8 data bytes per 16-byte line and polls each; it reaches a
+// third of the link. LL128 carries 120 data bytes per 128-byte line (15/16). Simple moves raw data.
+double proto_efficiency(NcclProto p) {
+    return p == NcclProto::LL ? 0.33 : p == NcclProto::LL128 ? 120.0 / 128.0 : 1.0;
+}
+
+// NVLS (NVLink SHARP) pipeline fill: the multimem reduction of the first chunk must finish in the switch
+// and come back before the pipeline is full; NCCL models it as a large fixed latency (25 us). Calibrated
+// on the 32 MiB-2 GiB rows of the one-process-per-GPU H100 all-reduce tables.
+constexpr double kNvlsLatencyUs = 54.0;
+
+// Host time of one kernel launch (cudaLaunchKernel plus NCCL's enqueue work). One process per GPU
+// launches one; a single `-g 8` process launches eight in a row, so its loop cannot go faster than
+// 8 launches (the ~35 us floor of the single-process tables).
+constexpr double kLaunchUs = 4.4;
+
+constexpr int proto_index(NcclProto p) {
+    return p == NcclProto::LL ? 0 : p == NcclProto::LL128 ? 1 : 2;
+}
+
+uint32_t ceil_log2(uint32_t n) {
+    uint32_t l = 0;
+    while ((1u << l) < n)
+        ++l;
+    return l;
+}
+
+} // namespace
+
+// [SECTION] helpers
+const char* coll_op_name(CollOp op) {
+    switch (op) {
+    case CollOp::AllReduce:
+        return "all_reduce";
+    case CollOp::AllGather:
+        return "all_gather";
+    case CollOp::ReduceScatter:
+        return "reduce_scatter";
+    case CollOp::AllToAll:
+        return "all_to_all";
+    }
+    return "?";
+}
+
+bool parse_coll_op(const std::string& s, CollOp& out) {
+    for (CollOp op : {CollOp::AllReduce, CollOp::AllGather, CollOp::ReduceScatter, CollOp::AllToAll})
+        if (s == coll_op_name(op)) {
+            out = op;
+            return true;
+        }
+    return false;
+}
+
+double busbw_factor(CollOp op, uint32_t n) {
+    if (n <= 1) return 0;
+    return op == CollOp::AllReduce ? 2.0 * (n - 1) / n : double(n - 1) / n;
+}
+
+GpuSpec gpu_spec(GpuModel g) {
+    // H100-SXM: 18 NVLink4 links, 450 GB/s per direction; NVIDIA quotes ~370 GB/s effective for rings
+    // (nccl-tests#212), and forced-ring tables reach 358-368. NVLS all-reduce reaches 476-483 at 4+ GiB.
+    // A100-SXM4: 12 NVLink3 links, 300 GB/s per direction; single-node rings reach ~232.
+    switch (g) {
+    case GpuModel::H100Sxm:
+        return {366.0, 462.0, 350.0};
+    case GpuModel::A100Sxm40:
+    case GpuModel::A100Sxm80:
+        return {232.0, 0.0, 225.0};
+    }
+    return {232.0, 0.0, 225.0};
+}
+
+double nic_gbs_per_gpu(const HardwareConfig& hw) {
+    double node = hw.nics_per_node * hw.nic_gbps / 8.0 * fabric_efficiency(hw.fabric);
+    return node / hw.gpus_per_node;
+}
+
+double host_launch_us(const HardwareConfig& hw) {
+    return kLaunchUs * (hw.processes == config::ProcessLayout::OnePerNode ? hw.gpus_per_node : 1);
+}
+
+// [SECTION] estimates
+NcclChoice estimate(const HardwareConfig& hw, CollOp op, uint64_t bytes, NcclAlgo algo, NcclProto proto) {
+    NcclChoice c;
+    c.algo = algo;
+    c.proto = proto;
+    c.predicted_us = -1;
+    const GpuSpec gpu = gpu_spec(hw.gpu);
+    const uint32_t g = hw.gpus_per_node, m = hw.nodes, n = hw.ranks();
+    const double eff = proto_efficiency(proto);
+    const double nvl_step = kNvlinkStepUs[proto_index(proto)];
+    const double net_step = net_step_us(hw.fabric, proto);
+    const double nic = nic_gbs_per_gpu(hw) * eff;
+    const double bus_bytes = double(bytes) * busbw_factor(op, n);
+    const bool ar = op == CollOp::AllReduce;
+    if (n < 2) return c;
+    switch (algo) {
+    case NcclAlgo::Ring: {
+        // One ring through every rank; its speed is its slowest hop. Over nodes, the rings of all channels
+        // cross each node boundary through all NICs, so a node's NICs together carry the bus bandwidth.
+        uint32_t steps = op == CollOp::AllToAll ? n - 1 : (ar ? 2 : 1) * (n - 1);
+        uint32_t inter = op == CollOp::AllToAll ? m - 1 : (ar ? 2 : 1) * (m - 1);
+        double intra_bw = (op == CollOp::AllToAll ? gpu.alltoall_gbs : gpu.nvlink_ring_gbs) * eff;
+        c.intra_busbw_gbs = g > 1 ? intra_bw : 0;
+        c.inter_busbw_gbs = m > 1 ? nic : 0;
+        if (op == CollOp::AllToAll) {
+            // Point-to-point to every peer: the (g-1) local peers over NVLink, the (n-g) others over
+            // this GPU's share of the NICs; the slower side sets the pace.
+            double t_intra = g > 1 ? double(g - 1) / n / intra_bw : 0;
+            double t_inter = m > 1 ? double(n - g) / n / nic : 0;
+            c.busbw_gbs = (double(n - 1) / n) / std::max(t_intra, t_inter);
+        } else {
+            c.busbw_gbs = g > 1 ? intra_bw : nic;
+            if (m > 1) c.busbw_gbs = std::min(c.busbw_gbs, nic * g);
+        }
+        c.latency_us = kKernelBaseUs + (steps - inter) * nvl_step + inter * net_step;
+        break;
+    }
+    case NcclAlgo::Nvls:
+        // In-switch reduction on one node: each GPU sends its data once and reads the result once.
+        if (!ar || !hw.nvls || m != 1 || proto != NcclProto::Simple) return c;
+        c.intra_busbw_gbs = c.busbw_gbs = gpu.nvls_gbs;
+        c.latency_us = kKernelBaseUs + kNvlsLatencyUs;
+        break;
+    case NcclAlgo::Tree:
+    case NcclAlgo::NvlsTree:
+    case NcclAlgo::CollNet: {
+        // Hierarchical all-reduce: reduce inside the node (chain, NVLS), all-reduce 1/g of the data per
+        // GPU across nodes (a tree, or the switches themselves with CollNet), broadcast inside the node.
+        if (!ar || m < 2) return c;
+        bool nvls = algo == NcclAlgo::NvlsTree || (algo == NcclAlgo::CollNet && hw.nvls);
+        if (algo == NcclAlgo::NvlsTree && !hw.nvls) return c;
+        if (algo == NcclAlgo::CollNet && !hw.collnet) return c;
+        if (nvls && proto != NcclProto::Simple) return c;
+        if (algo == NcclAlgo::CollNet && proto != NcclProto::Simple) return c;
+        c.intra_busbw_gbs = g > 1 ? (nvls ? gpu.nvls_gbs : gpu.nvlink_ring_gbs * eff) : 0;
+        // Across nodes each GPU all-reduces its 1/g share; CollNet reduces in the switch, so the data
+        // crosses the NIC once each way instead of 2(m-1)/m times.
+        double cross = algo == NcclAlgo::CollNet ? 1.0 : 2.0 * (m - 1) / m;
+        c.inter_busbw_gbs = nic * (algo == NcclAlgo::CollNet ? 2.0 * (m - 1) / m : 1.0);
+        double t_intra = g > 1 ? 2.0 * (g - 1) / g / c.intra_busbw_gbs : 0;
+        double t_inter = cross / g / nic;
+        c.busbw_gbs = busbw_factor(op, n) / std::max(t_intra, t_inter);
+        double intra_lat = g > 1 ? (nvls ? kNvlsLatencyUs : 2.0 * (g - 1) * nvl_step) : 0;
+        uint32_t net_steps = algo == NcclAlgo::CollNet ? 2 : 2 * ceil_log2(m);
+        c.latency_us = kKernelBaseUs + intra_lat + net_steps * net_step;
+        break;
+    }
+    case NcclAlgo::Auto:
+        return c;
+    }
+    c.predicted_us = c.latency_us + (c.busbw_gbs > 0 ? bus_bytes / (c.busbw_gbs * 1e3) : 0);
+    return c;
+}
+
+// [SECTION] tuner
+NcclChoice choose(const HardwareConfig& hw, CollOp op, uint64_t bytes, NcclAlgo force) {
+    if (force == NcclAlgo::Auto) force = hw.algo;
+    NcclChoice best;
+    best.predicted_us = -1;
+    const NcclAlgo algos[] = {NcclAlgo::Ring, NcclAlgo::Tree, NcclAlgo::Nvls, NcclAlgo::NvlsTree,
+                              NcclAlgo::CollNet};
+    const NcclProto protos[] = {NcclProto::LL, NcclProto::LL128, NcclProto::Simple};
+    for (NcclAlgo a : algos) {
+        if (force != NcclAlgo::Auto && a != force) continue;
+        for (NcclProto p : protos) {
+            if (hw.proto != NcclProto::Auto && p != hw.proto) continue;
+            NcclChoice c = estimate(hw, op, bytes, a, p);
+            if (c.predicted_us < 0) continue;
+            if (best.predicted_us < 0 || c.predicted_us < best.predicted_us) best = c;
+        }
+    }
+    if (best.predicted_us < 0 && force != NcclAlgo::Ring) {
+        // The forced algorithm does not apply here (tree on one node, NVLS for all-gather): NCCL falls
+        // back to ring as well.
+        return choose(hw, op, bytes, NcclAlgo::Ring);
+    }
+    return best;
+}
+
+} // namespace astrolabe::hardware

@@ -1,0 +1,63 @@
+// NCCL-like collectives on a described system: which algorithm and protocol NCCL would run for a size, and
+// the physical figures (latencies, achievable bandwidths) of that choice.
+//
+// The model follows the shape of NCCL's own tuning model (src/graph/tuning.cc): a collective costs
+//     device_us = kernel_base + steps_intra * step_latency(NVLink, proto) + steps_inter * step_latency(net,
+//     proto)
+//                 + bus_bytes / achievable_bus_bandwidth(algorithm, proto)
+// and NCCL picks the (algorithm, protocol) with the smallest estimate. We pick the same way, then hand
+// the choice to hardware_mapping.h, which turns it into network and system configs the normal engine
+// runs: the engine, not this file, produces the reported times.
+//
+// Every figure is a property of the hardware or the protocol, documented where it is defined
+// (nccl_model.cpp); none is fitted to one table. Units: us, GB/s with 1 GB = 10^9 bytes (nccl-tests').
+#pragma once
+
+#include "core/config/hardware_types.h"
+
+#include <cstdint>
+#include <string>
+
+namespace astrolabe::hardware {
+
+enum class CollOp : uint8_t { AllReduce, AllGather, ReduceScatter, AllToAll };
+const char* coll_op_name(CollOp op); // all_reduce, ...
+bool parse_coll_op(const std::string& s, CollOp& out);
+
+// nccl-tests' bus-bandwidth factor: busbw = algbw * factor (all_reduce 2(n-1)/n, the others (n-1)/n).
+double busbw_factor(CollOp op, uint32_t ranks);
+
+// The figures of one GPU generation (gpu_spec()).
+struct GpuSpec {
+    double nvlink_ring_gbs; // bus bandwidth a ring (Simple) sustains over NVLink + NVSwitch
+    double nvls_gbs;        // all-reduce bus bandwidth with NVLink SHARP (in-switch reduction); 0 = none
+    double alltoall_gbs;    // all-to-all bus bandwidth over NVLink (point-to-point, many peers at once)
+};
+GpuSpec gpu_spec(config::GpuModel g);
+
+struct NcclChoice {
+    config::NcclAlgo algo = config::NcclAlgo::Ring;
+    config::NcclProto proto = config::NcclProto::Simple;
+    double latency_us = 0;      // kernel base + all step latencies (device side, no host launch)
+    double intra_busbw_gbs = 0; // achievable bus bandwidth inside a node (NVLink / NVLS)
+    double inter_busbw_gbs = 0; // achievable bandwidth per GPU across nodes (its share of the NICs)
+    double busbw_gbs = 0;       // the bottleneck bus bandwidth of the whole collective
+    double predicted_us = 0;    // the tuner's estimate (used to choose; the engine gives the time)
+};
+
+// Per-GPU share of the node's NICs after the fabric's achievable efficiency, GB/s.
+double nic_gbs_per_gpu(const config::HardwareConfig& hw);
+
+// Host time to launch one collective: one NCCL kernel launch per GPU the process drives (us).
+double host_launch_us(const config::HardwareConfig& hw);
+
+// The algorithm and protocol NCCL would use for `bytes` (nccl-tests' size column), honouring a forced
+// algorithm (`force`, or hw.algo when force is Auto) and protocol.
+NcclChoice choose(const config::HardwareConfig& hw, CollOp op, uint64_t bytes,
+                  config::NcclAlgo force = config::NcclAlgo::Auto);
+
+// The estimate of one given (algorithm, protocol); predicted_us < 0 when the pair does not apply.
+NcclChoice estimate(const config::HardwareConfig& hw, CollOp op, uint64_t bytes, config::NcclAlgo algo,
+                    config::NcclProto proto);
+
+} // namespace astrolabe::hardware

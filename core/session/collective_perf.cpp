@@ -1,0 +1,227 @@
+// nccl-tests' loop through the engine. Index: [SECTION] traces · [SECTION] one row · [SECTION] output
+#include "core/session/collective_perf.h"
+
+#include "core/base/json_writer.h"
+#include "core/generate/microbench.h"
+#include "core/hardware/hardware_mapping.h"
+#include "core/session/session.h"
+#include "core/trace/trace_reader.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace astrolabe {
+
+namespace {
+
+// Iterations of the simulated loop: one, then this many; the difference is the steady-state time.
+constexpr uint32_t kIterations = 4;
+
+// [SECTION] traces
+// nccl-tests' timed loop on one rank: launch_i (host, CPU slot) -> coll_i; launch_{i+1} follows launch_i
+// on the host thread and coll_{i+1} follows coll_i on the GPU stream. With no host launch (launch_us 0)
+// the collectives simply run back to back.
+trace::Trace bench_trace(trace::CollectiveType type, uint64_t comm_size, uint64_t launch_us,
+                         uint32_t iterations, uint32_t rank) {
+    trace::Trace t;
+    t.source = "collective_perf." + std::to_string(rank) + ".et";
+    t.metadata.version = "0.0.4";
+    uint64_t id = 0;
+    int64_t prev_launch = -1, prev_coll = -1;
+    for (uint32_t i = 0; i < iterations; ++i) {
+        int64_t launch = -1;
+        if (launch_us > 0) {
+            trace::Node l;
+            l.id = id++;
+            l.name = "launch_" + std::to_string(i);
+            l.type = trace::NodeType::Comp;
+            l.raw_type = static_cast<uint32_t>(l.type);
+            l.is_cpu_op = true;
+            l.duration_micros = launch_us;
+            if (prev_launch >= 0) l.ctrl_deps.push_back(static_cast<uint64_t>(prev_launch));
+            launch = prev_launch = static_cast<int64_t>(l.id);
+            t.nodes.push_back(std::move(l));
+        }
+        trace::Node c;
+        c.id = id++;
+        c.name = std::string(trace::collective_type_name(type)) + "_" + std::to_string(i);
+        c.type = trace::NodeType::CommColl;
+        c.raw_type = static_cast<uint32_t>(c.type);
+        c.comm_type = static_cast<uint64_t>(type);
+        c.comm_size = comm_size;
+        if (launch >= 0) c.data_deps.push_back(static_cast<uint64_t>(launch));
+        if (prev_coll >= 0) c.data_deps.push_back(static_cast<uint64_t>(prev_coll));
+        prev_coll = static_cast<int64_t>(c.id);
+        t.nodes.push_back(std::move(c));
+    }
+    return t;
+}
+
+Result<TimeNs> simulate(const config::NetworkConfig& net, const config::SystemConfig& sys,
+                        trace::CollectiveType type, uint64_t comm_size, uint64_t launch_us,
+                        uint32_t iterations) {
+    SessionConfig cfg;
+    cfg.network = net;
+    cfg.system = sys;
+    cfg.keep_names = false;
+    MemoryTraceSource traces;
+    const uint32_t n = static_cast<uint32_t>(net.npus());
+    for (uint32_t r = 0; r < n; ++r)
+        traces.add("collective_perf." + std::to_string(r) + ".et",
+                   trace::encode_trace(bench_trace(type, comm_size, launch_us, iterations, r)));
+    std::vector<std::string> warnings;
+    auto sim = build_simulation(std::move(cfg), traces, warnings);
+    if (!sim) return sim.status();
+    sim.value()->run_to_end();
+    RunResult res = sim.value()->result();
+    if (!res.complete) return Status::error("collective-perf: the simulated loop did not complete");
+    return res.total_ns;
+}
+
+// ASTRA-sim's examples/network/analytical/HGX-H100-validated.yml and its system JSON, for n NPUs.
+void astra_reference(uint32_t n, config::NetworkConfig& net, config::SystemConfig& sys) {
+    config::NetworkDim d;
+    d.topology = config::Topology::Switch;
+    d.npus = n;
+    d.bandwidth_gbps = 400.0;
+    d.latency_ns = 936.25;
+    net.dims = {d};
+    sys.scheduling_policy = config::SchedulingPolicy::LIFO;
+    sys.endpoint_delay_ns = 10;
+    sys.active_chunks_per_dimension = 2;
+    sys.preferred_dataset_splits = 4;
+    sys.collective_optimization = config::CollectiveOptimization::LocalBWAware;
+    sys.local_mem_bw_gbps = 3350;
+    const config::AlgorithmChoice ring{config::CollectiveAlgorithm::Ring, -1};
+    for (auto& impl : sys.implementation)
+        impl = {ring};
+}
+
+} // namespace
+
+std::vector<uint64_t> collective_perf_sizes(const CollectivePerfRequest& req) {
+    std::vector<uint64_t> out;
+    uint64_t f = req.factor < 2 ? 2 : req.factor;
+    for (uint64_t s = req.min_bytes; s > 0 && s <= req.max_bytes; s *= f) {
+        out.push_back(s);
+        if (s > UINT64_MAX / f) break;
+    }
+    return out;
+}
+
+// [SECTION] one row
+Result<CollectivePerfRow> run_collective_perf_row(const CollectivePerfRequest& req, uint64_t bytes) {
+    const config::HardwareConfig& hw = req.hardware;
+    const uint32_t n = hw.ranks();
+    if (n < 2)
+        return Status::error("collective-perf: the system has one GPU; a collective needs two or more");
+    CollectivePerfRow row;
+    row.size_bytes = bytes;
+    row.count = bytes / 4 / (req.op == hardware::CollOp::AllReduce ? 1 : n);
+    TimeNs per_iteration = 0;
+    if (req.astra_reference) {
+        config::NetworkConfig net;
+        config::SystemConfig sys;
+        astra_reference(n, net, sys);
+        uint64_t comm = req.op == hardware::CollOp::AllGather ? std::max<uint64_t>(1, bytes / n) : bytes;
+        auto t = simulate(net, sys, hardware::trace_collective(req.op), comm, 0, 1);
+        if (!t) return t.status();
+        per_iteration = t.value();
+    } else {
+        row.choice = hardware::choose(hw, req.op, bytes, req.algo);
+        hardware::MappedCollective m = hardware::map_collective(hw, req.op, bytes, row.choice);
+        uint64_t launch_us = static_cast<uint64_t>(std::llround(hardware::host_launch_us(hw)));
+        auto one = simulate(m.network, m.system, m.type, m.comm_size, launch_us, 1);
+        if (!one) return one.status();
+        auto many = simulate(m.network, m.system, m.type, m.comm_size, launch_us, kIterations);
+        if (!many) return many.status();
+        per_iteration = (many.value() - one.value()) / (kIterations - 1);
+    }
+    row.time_us = double(per_iteration) / 1e3;
+    if (row.time_us > 0) {
+        row.algbw_gbs = double(bytes) / (row.time_us * 1e3);
+        row.busbw_gbs = row.algbw_gbs * hardware::busbw_factor(req.op, n);
+    }
+    return row;
+}
+
+Result<std::vector<CollectivePerfRow>> run_collective_perf(const CollectivePerfRequest& req) {
+    std::vector<CollectivePerfRow> rows;
+    for (uint64_t s : collective_perf_sizes(req)) {
+        auto r = run_collective_perf_row(req, s);
+        if (!r) return r.status();
+        rows.push_back(r.value());
+    }
+    return rows;
+}
+
+// [SECTION] output
+std::string collective_perf_table(const CollectivePerfRequest& req,
+                                  const std::vector<CollectivePerfRow>& rows) {
+    const bool reduce = req.op == hardware::CollOp::AllReduce || req.op == hardware::CollOp::ReduceScatter;
+    std::string out;
+    char line[256];
+    std::snprintf(line, sizeof line, "# %s on %u x %u %s (%s), %s\n", hardware::coll_op_name(req.op),
+                  req.hardware.nodes, req.hardware.gpus_per_node, config::gpu_model_name(req.hardware.gpu),
+                  config::fabric_name(req.hardware.fabric),
+                  req.astra_reference ? "ASTRA-sim HGX-H100-validated reference" : "NCCL-like model");
+    out += line;
+    out += "#\n#                                                       out-of-place\n";
+    out += "#       size         count      type   redop    root     time   algbw   busbw  algo/proto\n";
+    out += "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)\n";
+    for (const auto& r : rows) {
+        std::string ap = req.astra_reference ? "ring(astra)"
+                                             : std::string(config::nccl_algo_name(r.choice.algo)) + "/" +
+                                                   config::nccl_proto_name(r.choice.proto);
+        std::snprintf(line, sizeof line, "%12llu  %12llu     float  %6s  %6d  %7.2f  %6.2f  %6.2f  %s\n",
+                      static_cast<unsigned long long>(r.size_bytes), static_cast<unsigned long long>(r.count),
+                      reduce ? "sum" : "none", -1, r.time_us, r.algbw_gbs, r.busbw_gbs, ap.c_str());
+        out += line;
+    }
+    return out;
+}
+
+std::string collective_perf_json(const CollectivePerfRequest& req,
+                                 const std::vector<CollectivePerfRow>& rows) {
+    JsonWriter w;
+    w.begin_object();
+    w.field("op", hardware::coll_op_name(req.op));
+    w.field("model", req.astra_reference ? "astra-sim-hgx-h100-validated" : "nccl");
+    w.key("rows").begin_array();
+    for (const auto& r : rows) {
+        w.begin_object();
+        w.field("size_bytes", r.size_bytes);
+        w.field("time_us", r.time_us);
+        w.field("algbw_gbs", r.algbw_gbs);
+        w.field("busbw_gbs", r.busbw_gbs);
+        if (!req.astra_reference) {
+            w.field("algo", config::nccl_algo_name(r.choice.algo));
+            w.field("proto", config::nccl_proto_name(r.choice.proto));
+        }
+        w.end_object();
+    }
+    w.end_array();
+    w.end_object();
+    return w.str() + "\n";
+}
+
+} // namespace astrolabe
+
+namespace astrolabe {
+
+bool parse_nccl_size(const std::string& text, uint64_t& bytes) {
+    if (text.empty()) return false;
+    char last = text.back();
+    uint64_t mult = last == 'K' || last == 'k'   ? 1ull << 10
+                    : last == 'M' || last == 'm' ? 1ull << 20
+                    : last == 'G' || last == 'g' ? 1ull << 30
+                                                 : 0;
+    if (mult == 0) return generate::parse_size(text, bytes) && bytes > 0;
+    uint64_t v = 0;
+    if (!generate::parse_size(text.substr(0, text.size() - 1), v) || v == 0 || v > UINT64_MAX / mult)
+        return false;
+    bytes = v * mult;
+    return true;
+}
+
+} // namespace astrolabe

@@ -1,0 +1,64 @@
+// `collective-perf`: nccl-tests' microbenchmark loop on a described system, run through the normal engine.
+//
+// For each size the NCCL-like tuner (core/hardware) picks an algorithm and protocol, hardware_mapping turns
+// the choice into network and system configs, and a generated trace reproduces nccl-tests' loop on every
+// rank: a host node launches each collective (one kernel launch per GPU the process drives), collectives
+// run back to back on the GPU. nccl-tests reports the steady-state time per iteration, so we simulate one
+// and `kIterations` iterations and report the difference per extra iteration: max(host launch, collective)
+// once the loop is in its rhythm.
+#pragma once
+
+#include "core/base/status.h"
+#include "core/config/hardware_types.h"
+#include "core/hardware/nccl_model.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace astrolabe {
+
+struct CollectivePerfRow {
+    uint64_t size_bytes = 0;
+    uint64_t count = 0; // elements of 4-byte floats (per rank for all-gather, reduce-scatter, all-to-all)
+    double time_us = 0;
+    double algbw_gbs = 0;
+    double busbw_gbs = 0;
+    hardware::NcclChoice choice;
+};
+
+struct CollectivePerfRequest {
+    config::HardwareConfig hardware;
+    hardware::CollOp op = hardware::CollOp::AllReduce;
+    uint64_t min_bytes = 8;
+    uint64_t max_bytes = 16ull << 30;
+    uint64_t factor = 2; // nccl-tests -f: each size is the previous times this
+    config::NcclAlgo algo = config::NcclAlgo::Auto;
+    // ASTRA-sim's "HGX-H100-validated" configuration instead of the NCCL-like model (for contrast):
+    // one Switch dimension at 400 GB/s and 936.25 ns, ring, 2 active chunks, its endpoint delay.
+    bool astra_reference = false;
+};
+
+// The sizes nccl-tests would run: min, min*f, ... up to max (sizes below one element per rank are skipped
+// where nccl-tests would have a zero count).
+std::vector<uint64_t> collective_perf_sizes(const CollectivePerfRequest& req);
+
+// Runs one row (one size) through the engine.
+Result<CollectivePerfRow> run_collective_perf_row(const CollectivePerfRequest& req, uint64_t bytes);
+
+// Every row of the request.
+Result<std::vector<CollectivePerfRow>> run_collective_perf(const CollectivePerfRequest& req);
+
+// nccl-tests' text table and the `{"rows": [...]}` JSON form.
+std::string collective_perf_table(const CollectivePerfRequest& req,
+                                  const std::vector<CollectivePerfRow>& rows);
+std::string collective_perf_json(const CollectivePerfRequest& req,
+                                 const std::vector<CollectivePerfRow>& rows);
+
+} // namespace astrolabe
+
+namespace astrolabe {
+// nccl-tests' size spelling: a number with an optional K, M or G (powers of 1024), e.g. 8, 64K, 16G; our
+// KiB/MiB/GiB spellings work too.
+bool parse_nccl_size(const std::string& text, uint64_t& bytes);
+} // namespace astrolabe

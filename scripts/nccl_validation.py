@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""Validation of the NCCL-like collective model against measured nccl-tests tables (python3 stdlib only).
+
+Runs `astrolabe collective-perf --json` for every table in tests/data/nccl/ (the system from systems.json,
+the sizes of the table) and, for contrast, the same rows with `--reference astra-sim`. Prints per-table
+geomean errors; with --markdown FILE writes the per-size tables of docs/validation.md, with --svg FILE
+the busbw-against-size plot.
+
+Error of a row: max(p/m, m/p) - 1 (symmetric: 2x too fast and 2x too slow are both 100 %).
+Geomean error of a set of rows: exp(mean(|ln(p/m)|)) - 1.
+
+usage: scripts/nccl_validation.py [--astrolabe build/release/astrolabe] [--data tests/data/nccl]
+                                  [--markdown out.md] [--svg out.svg]
+"""
+import argparse
+import csv
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+MIB = 1 << 20
+
+
+def load_table(path):
+    with open(path) as f:
+        return [(int(r["size_bytes"]), float(r["time_us"]), float(r["busbw_gbs"])) for r in csv.DictReader(f)]
+
+
+def simulate(exe, hw_path, op, sizes, reference):
+    lo, hi = min(sizes), max(sizes)
+    cmd = [exe, "collective-perf", "--op", op, "--hardware", hw_path, "-b", str(lo), "-e", str(hi), "-f", "2", "--json"]
+    if reference:
+        cmd += ["--reference", "astra-sim"]
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    return {r["size_bytes"]: r for r in json.loads(out)["rows"]}
+
+
+def geomean_error(pairs):
+    if not pairs:
+        return None
+    return math.exp(sum(abs(math.log(p / m)) for p, m in pairs) / len(pairs)) - 1
+
+
+def evaluate(exe, data):
+    systems = json.load(open(os.path.join(data, "systems.json")))
+    results = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in sorted(systems):
+            entry = systems[name]
+            hw_path = os.path.join(tmp, name + ".json")
+            json.dump(entry["hardware"], open(hw_path, "w"))
+            rows = load_table(os.path.join(data, name + ".csv"))
+            sizes = [r[0] for r in rows]
+            ours = simulate(exe, hw_path, entry["collective"], sizes, False)
+            astra = simulate(exe, hw_path, entry["collective"], sizes, True)
+            table = []
+            for size, t, busbw in rows:
+                o, a = ours[size], astra[size]
+                table.append(dict(size=size, meas_us=t, meas_busbw=busbw, ours_us=o["time_us"],
+                                  ours_busbw=o["busbw_gbs"], algo=o.get("algo", "") + "/" + o.get("proto", ""),
+                                  astra_us=a["time_us"], astra_busbw=a["busbw_gbs"]))
+            res = dict(name=name, op=entry["collective"], hw=entry["hardware"], rows=table)
+            for tag, key in (("ours", "ours_us"), ("astra", "astra_us")):
+                big = [(r[key], r["meas_us"]) for r in table if r["size"] >= MIB]
+                small = [(r[key], r["meas_us"]) for r in table if r["size"] < MIB]
+                res[tag + "_big"] = geomean_error(big)
+                res[tag + "_small"] = geomean_error(small)
+                res[tag + "_all"] = geomean_error(big + small)
+            results.append(res)
+    return results
+
+
+def pct(x):
+    return "-" if x is None else "%.1f %%" % (100 * x)
+
+
+def human(size):
+    for unit, div in (("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10)):
+        if size >= div:
+            return "%g%s" % (size / div, unit)
+    return str(size)
+
+
+def markdown(results):
+    out = ["| table | op | rows | ours >= 1 MiB | ours < 1 MiB | ASTRA-sim >= 1 MiB | ASTRA-sim < 1 MiB |",
+           "|---|---|---|---|---|---|---|"]
+    for r in results:
+        out.append("| `%s` | %s | %d | %s | %s | %s | %s |" % (r["name"], r["op"], len(r["rows"]), pct(r["ours_big"]),
+                   pct(r["ours_small"]), pct(r["astra_big"]), pct(r["astra_small"])))
+    out.append("")
+    for r in results:
+        out.append("### `%s`" % r["name"])
+        out.append("")
+        out.append("| size | measured us | ours us | ours err | algo/proto | ASTRA-sim us | ASTRA-sim err | measured busbw | ours busbw |")
+        out.append("|---|---|---|---|---|---|---|---|---|")
+        for x in r["rows"]:
+            e1 = max(x["ours_us"] / x["meas_us"], x["meas_us"] / x["ours_us"]) - 1
+            e2 = max(x["astra_us"] / x["meas_us"], x["meas_us"] / x["astra_us"]) - 1
+            out.append("| %s | %.2f | %.2f | %.1f %% | %s | %.2f | %.1f %% | %.2f | %.2f |" % (
+                human(x["size"]), x["meas_us"], x["ours_us"], 100 * e1, x["algo"], x["astra_us"], 100 * e2,
+                x["meas_busbw"], x["ours_busbw"]))
+        out.append("")
+    return "\n".join(out) + "\n"
+
+
+COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf", "#7f7f7f",
+          "#bcbd22", "#393b79", "#637939"]
+
+
+def svg(results):
+    """Small multiples: one panel per table, busbw (GB/s) against size (log2), measured vs predicted."""
+    cols, pw, ph, pad = 3, 330, 210, 46
+    rows_n = (len(results) + cols - 1) // cols
+    width, height = cols * pw, rows_n * ph + 40
+    s = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="10">' % (width, height),
+         '<rect width="100%" height="100%" fill="white"/>',
+         '<text x="10" y="18" font-size="13">busbw (GB/s) against size: measured (dots), Astrolabe NCCL-like model '
+         '(blue line), ASTRA-sim HGX-H100-validated (grey dashes)</text>']
+    for i, r in enumerate(results):
+        x0, y0 = (i % cols) * pw + pad, (i // cols) * ph + 40
+        w, h = pw - pad - 14, ph - 52
+        sizes = [x["size"] for x in r["rows"]]
+        lo, hi = math.log2(min(sizes)), math.log2(max(sizes))
+        hi = max(hi, lo + 1)
+        ymax = max(max(x["meas_busbw"], x["ours_busbw"], x["astra_busbw"]) for x in r["rows"]) * 1.1 or 1
+        fx = lambda sz: x0 + (math.log2(sz) - lo) / (hi - lo) * w
+        fy = lambda v: y0 + h - v / ymax * h
+        s.append('<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="#999"/>' % (x0, y0, w, h))
+        s.append('<text x="%d" y="%d" font-size="10">%s</text>' % (x0, y0 - 4, r["name"]))
+        for frac in (0, 0.5, 1):
+            v = ymax * frac
+            s.append('<text x="%d" y="%d" text-anchor="end">%.0f</text>' % (x0 - 3, fy(v) + 3, v))
+        s.append('<text x="%d" y="%d">%s</text>' % (x0, y0 + h + 12, human(min(sizes))))
+        s.append('<text x="%d" y="%d" text-anchor="end">%s</text>' % (x0 + w, y0 + h + 12, human(max(sizes))))
+        for key, style in (("astra_busbw", 'stroke="#888" stroke-dasharray="4,3"'), ("ours_busbw", 'stroke="#1f77b4"')):
+            pts = " ".join("%.1f,%.1f" % (fx(x["size"]), fy(x[key])) for x in r["rows"])
+            s.append('<polyline fill="none" stroke-width="1.5" %s points="%s"/>' % (style, pts))
+        for x in r["rows"]:
+            s.append('<circle cx="%.1f" cy="%.1f" r="2.2" fill="#d62728"/>' % (fx(x["size"]), fy(x["meas_busbw"])))
+        s.append('<text x="%d" y="%d" fill="#1f77b4">ours %s / %s</text>' % (x0 + 4, y0 + 12, pct(r["ours_big"]), pct(r["ours_small"])))
+    s.append("</svg>")
+    return "\n".join(s) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--astrolabe", default="build/release/astrolabe")
+    ap.add_argument("--data", default="tests/data/nccl")
+    ap.add_argument("--markdown")
+    ap.add_argument("--svg")
+    a = ap.parse_args()
+    results = evaluate(a.astrolabe, a.data)
+    for r in results:
+        print("%-42s ours %8s %8s  astra %8s %8s" % (r["name"], pct(r["ours_big"]), pct(r["ours_small"]),
+                                                     pct(r["astra_big"]), pct(r["astra_small"])))
+    if a.markdown:
+        open(a.markdown, "w").write(markdown(results))
+    if a.svg:
+        open(a.svg, "w").write(svg(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
