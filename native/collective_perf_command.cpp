@@ -5,7 +5,7 @@
 #include "core/session/collective_perf.h"
 #include "native/args.h"
 #include "native/commands.h"
-#include "native/files.h"
+#include "host/files.h"
 
 #include <cstdio>
 
