@@ -358,6 +358,17 @@ void generate_section(App& app) {
         changed |= edit_flag(app, "weight-sharded (ZeRO-3)", g + "weight-sharded");
         ImGui::SameLine();
         changed |= edit_flag(app, "recompute", g + "recompute");
+        // 0 = the default (4 x hidden, as many KV heads as heads), as on the command line.
+        changed |= num("ffn", 0);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("FFN inner size; 0 = 4 x hidden");
+        ImGui::SameLine();
+        changed |= num("kv-heads", 0);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("key/value heads (GQA); 0 = heads");
+        changed |= edit_flag(app, "mixed precision", g + "mixed-precision");
+        ImGui::SameLine();
+        changed |= edit_flag(app, "STAGE compat", g + "stage-compat");
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("reproduce STAGE @ 3a7f49c: llama without mixed precision = its GPT graph");
         npus = doc.get_number(g + "dp", 1) * doc.get_number(g + "tp", 1) * doc.get_number(g + "pp", 1) *
                doc.get_number(g + "sp", 1);
     }

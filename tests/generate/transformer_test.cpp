@@ -167,6 +167,35 @@ TEST_CASE("transformer traces follow the closed forms of the parallel plan", "[g
         CHECK(s.coll[int(GroupKind::Data)][int(CollectiveType::AllGather)] == 2 * 2 * w / 4);
         CHECK(s.coll[int(GroupKind::Data)][int(CollectiveType::AllReduce)] == 2 * 512 * 128);
     }
+    SECTION("weight sharding with context parallelism: shards over dp only, gradients then over cp") {
+        // dp 2 x sp 2, 2 layers, 2 micro-batches, 2 bytes, mixed precision. STAGE's fsdp is dp: per layer and
+        // micro-batch two AGs of the W / 2 shard and one RS of W over the data group, then an AR of W over
+        // the context group (the context ranks hold the same shard). W = 12 d^2. Mixed precision changes no
+        // size. Embeddings (512 x 128 each, both on the rank) all-reduce over data and context once.
+        TransformerParams p = params({{"layers", "2"},
+                                      {"hidden", "128"},
+                                      {"heads", "4"},
+                                      {"vocab", "512"},
+                                      {"seq", "32"},
+                                      {"batch", "4"},
+                                      {"micro-batch", "2"},
+                                      {"dp", "2"},
+                                      {"sp", "2"},
+                                      {"dtype-bytes", "2"},
+                                      {"mixed-precision", "true"},
+                                      {"weight-sharded", "true"}});
+        const ParallelLayout layout(p);
+        CHECK(layout.size(GroupKind::Data) == 2);
+        for (uint32_t r : {0u, 3u}) {
+            RankSummary s = summarize(transformer_trace(p, layout, r), layout);
+            const uint64_t w = 12ull * 128 * 128 * 2, emb = 512ull * 128 * 2, m = 2, layers = 2;
+            CHECK(s.coll[int(GroupKind::Data)][int(CollectiveType::AllGather)] == m * layers * 2 * w / 2);
+            CHECK(s.coll[int(GroupKind::Data)][int(CollectiveType::ReduceScatter)] == m * layers * w);
+            CHECK(s.coll[int(GroupKind::Data)][int(CollectiveType::AllReduce)] == 2 * emb);
+            CHECK(s.coll[int(GroupKind::Context)][int(CollectiveType::AllReduce)] ==
+                  m * layers * w + 2 * emb);
+        }
+    }
     SECTION("MoE with expert parallelism: four all-to-alls of T x top-k x d per layer and micro-batch") {
         // 8 experts over ep 4 (dp 4), top-2, T = 1 sample x 16 tokens, d 64, 2 bytes, 1 layer, 1 micro-batch:
         // dispatch + combine forward and backward = 4 x 16 x 2 x 64 x 2 bytes. Expert gradients stay on

@@ -15,6 +15,7 @@ const os = require('os');
 const path = require('path');
 const zlib = require('zlib');
 const { serve } = require('../serve.cjs');
+const { stageChecks } = require('./stage_checks.cjs');
 
 const [webDir, cli, samplesDir] = process.argv.slice(2);
 if (!webDir || !cli || !samplesDir) {
@@ -204,6 +205,8 @@ async function openApp(browser, url) {
     });
     check(cancelled.partial === true && cancelled.complete === false && cancelled.frames >= 10,
       'Cancel stops a long run with a partial report (' + cancelled.frames + ' frames drawn during 1.5 s of running)');
+
+    await stageChecks(page, { check, cli, stripHost }); // STAGE's plans entered on the generator form
 
     // 6. A corrupt trace: a message, not a dead page; then the page still runs a sample.
     const bad = path.join(os.tmpdir(), 'corrupt.0.et');
