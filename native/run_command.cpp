@@ -1,6 +1,7 @@
 // `astrolabe run`: load configs and traces, simulate, print the summary, write the report and timeline.
 #include "core/config/config_parse.h"
 #include "core/config/scenario.h"
+#include "core/hardware/hardware_mapping.h"
 #include "core/report/report.h"
 #include "core/report/warnings.h"
 #include "core/session/scenario_setup.h"
@@ -26,6 +27,7 @@ const std::vector<OptionSpec> kRunOptions = {
      "trace prefix P (NPU i reads P.i.et), a directory or one .et file"},
     {"system", true, "system-configuration", "ASTRA-sim system JSON"},
     {"network", true, "network-configuration", "ASTRA-sim analytical network YAML"},
+    {"hardware", true, nullptr, "astrolabe.hardware/1 JSON: a real system instead of --network/--system"},
     {"memory", true, "remote-memory-configuration", "ASTRA-sim remote-memory JSON"},
     {"comm-groups", true, "comm-group-configuration", "communicator groups JSON ({\"id\": [ranks]})"},
     {"scenario", true, nullptr, "one JSON file with workload, configs and models (docs/scenario.md)"},
@@ -108,8 +110,21 @@ Status load_configs(const Args& a, SessionConfig& cfg) {
         else
             problems.merge(parsed.status());
     };
-    load("network", true, cfg.network, config::parse_network_yaml);
-    load("system", true, cfg.system, config::parse_system_json);
+    if (a.has("hardware")) {
+        // A real system (docs/hardware.md) supplies the network and system configs (core/hardware).
+        if (a.has("network") || a.has("system"))
+            problems.add("--hardware: replaces --network and --system; give one or the other");
+        auto text = read_file(a.get("hardware"), "hardware description");
+        auto hw = text.is_ok() ? config::parse_hardware_json(text.value(), a.get("hardware"))
+                               : Result<config::HardwareConfig>(text.status());
+        if (!hw.is_ok()) return hw.status();
+        hardware::MappedSystem m = hardware::map_system(hw.value());
+        cfg.network = std::move(m.network);
+        cfg.system = std::move(m.system);
+    } else {
+        load("network", true, cfg.network, config::parse_network_yaml);
+        load("system", true, cfg.system, config::parse_system_json);
+    }
     load("memory", false, cfg.memory, config::parse_memory_json);
     uint64_t npus = cfg.network.npus();
     load("comm-groups", false, cfg.groups, [npus](std::string_view t, const std::string& p) {
@@ -167,7 +182,7 @@ int run_command(const std::vector<std::string>& argv) {
     std::string workload_label;
     if (a.has("scenario") && a.has("link")) return fail("run: give --scenario or --link, not both");
     if (a.has("scenario") || a.has("link")) {
-        for (const char* k : {"workload", "system", "network", "memory", "comm-groups"})
+        for (const char* k : {"workload", "system", "network", "hardware", "memory", "comm-groups"})
             if (a.has(k))
                 return fail(std::string("run: --") + k + " cannot be combined with --" +
                             (a.has("link") ? "link" : "scenario") + " (the scenario holds it)");

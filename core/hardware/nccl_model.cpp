@@ -25,12 +25,18 @@ namespace {
 // one-process-per-GPU H100 table (aws_p5), where nothing else counts.
 constexpr double kKernelBaseUs = 10.0;
 
-// Latency of one pipeline step (a chunk handed to the next rank and its flag seen) over NVLink, by
-// protocol. LL polls 8-byte flag+data words (no fence): the lowest latency. LL128 uses 128-byte lines
-// with a flag in each, and Simple a memory fence plus a separate flag per chunk, so they take longer per
-// step. LL128 is calibrated on the 2-32 MiB rows of the H100 tables, Simple on the 64 MiB-1 GiB rows of
-// the forced-ring table; LL on the tiny rows.
-constexpr double kNvlinkStepUs[3] = {0.4, 1.7, 3.0}; // LL, LL128, Simple
+// Latency of one pipeline step (a chunk handed to the next rank and its flag seen) over NVLink, by GPU
+// generation and protocol. LL polls 8-byte flag+data words (no fence): the lowest latency. LL128 uses
+// 128-byte lines with a flag in each, and Simple a memory fence plus a separate flag per chunk, so they take
+// longer per step. H100 (NVLink4, NVSwitch gen3): LL128 from the 2-32 MiB rows of the H100 tables, Simple
+// from the 64 MiB-1 GiB rows of the forced-ring table, LL from the tiny rows. A100 (NVLink3, NVSwitch
+// gen2): from the single-node A100 table, the only one in the open set, so these are the least certain.
+double nvlink_step_us(GpuModel g, NcclProto p) {
+    static const double h100[3] = {0.4, 1.7, 3.0}; // LL, LL128, Simple
+    static const double a100[3] = {0.8, 5.7, 10.6};
+    const double* t = g == GpuModel::H100Sxm ? h100 : a100;
+    return t[p == NcclProto::LL ? 0 : p == NcclProto::LL128 ? 1 : 2];
+}
 
 // One step across the network: a proxy thread posts the transfer, the NIC moves it, the peer's proxy
 // sees completion. A property of the fabric (RDMA NICs vs. AWS EFA's SRD through libfabric vs. TCP);
@@ -52,7 +58,10 @@ double net_step_us(Fabric f, NcclProto p) {
         simple = 40.0;
         break;
     }
-    double ratio = p == NcclProto::LL ? 0.5 : p == NcclProto::LL128 ? 0.75 : 1.0;
+    // On RDMA fabrics the lighter protocols shorten a step; on EFA and TCPXO a step's cost is the
+    // per-message software path (libfabric/SRD, TCP), which no protocol avoids.
+    bool rdma = f == Fabric::Infiniband || f == Fabric::Roce || f == Fabric::Unknown;
+    double ratio = !rdma ? 1.0 : p == NcclProto::LL ? 0.5 : p == NcclProto::LL128 ? 0.75 : 1.0;
     return simple * ratio;
 }
 
@@ -75,9 +84,13 @@ double fabric_efficiency(Fabric f) {
 }
 
 // Protocol efficiency on bandwidth: LL sends 8 data bytes per 16-byte line and polls each; it reaches a
-// third of the link. LL128 carries 120 data bytes per 128-byte line (15/16). Simple moves raw data.
-double proto_efficiency(NcclProto p) {
-    return p == NcclProto::LL ? 0.33 : p == NcclProto::LL128 ? 120.0 / 128.0 : 1.0;
+// third of the link. LL128 carries 120 data bytes per 128-byte line (15/16) on H100; on A100 its warps
+// cannot keep NVLink3 as busy (the A100 table's 2-32 MiB rows reach ~0.78 of the Simple bandwidth).
+// Simple moves raw data.
+double proto_efficiency(GpuModel g, NcclProto p) {
+    if (p == NcclProto::LL) return 0.33;
+    if (p == NcclProto::LL128) return g == GpuModel::H100Sxm ? 120.0 / 128.0 : 0.78;
+    return 1.0;
 }
 
 // NVLS (NVLink SHARP) pipeline fill: the multimem reduction of the first chunk must finish in the switch
@@ -138,7 +151,7 @@ GpuSpec gpu_spec(GpuModel g) {
     // A100-SXM4: 12 NVLink3 links, 300 GB/s per direction; single-node rings reach ~232.
     switch (g) {
     case GpuModel::H100Sxm:
-        return {366.0, 462.0, 350.0};
+        return {358.0, 462.0, 350.0};
     case GpuModel::A100Sxm40:
     case GpuModel::A100Sxm80:
         return {232.0, 0.0, 225.0};
@@ -163,13 +176,17 @@ NcclChoice estimate(const HardwareConfig& hw, CollOp op, uint64_t bytes, NcclAlg
     c.predicted_us = -1;
     const GpuSpec gpu = gpu_spec(hw.gpu);
     const uint32_t g = hw.gpus_per_node, m = hw.nodes, n = hw.ranks();
-    const double eff = proto_efficiency(proto);
-    const double nvl_step = kNvlinkStepUs[proto_index(proto)];
+    const double eff = proto_efficiency(hw.gpu, proto);
+    const double nvl_step = nvlink_step_us(hw.gpu, proto);
     const double net_step = net_step_us(hw.fabric, proto);
     const double nic = nic_gbs_per_gpu(hw) * eff;
     const double bus_bytes = double(bytes) * busbw_factor(op, n);
     const bool ar = op == CollOp::AllReduce;
     if (n < 2) return c;
+    // NCCL enables LL128 across nodes only where the NIC writes 128-byte lines in order (RDMA NICs with
+    // GPUDirect); over EFA and TCPXO it stays on NVLink only.
+    const bool rdma = hw.fabric != Fabric::Efa && hw.fabric != Fabric::Tcpxo;
+    if (m > 1 && proto == NcclProto::LL128 && !rdma) return c;
     switch (algo) {
     case NcclAlgo::Ring: {
         // One ring through every rank; its speed is its slowest hop. Over nodes, the rings of all channels

@@ -1,0 +1,79 @@
+// astrolabe.hardware/1 parsing: defaults, every bad key or value named, nearest spellings.
+#include "core/config/config_parse.h"
+
+#include <catch2/catch.hpp>
+
+using namespace astrolabe::config;
+
+TEST_CASE("hardware json: defaults and a full description", "[hardware]") {
+    SECTION("only the GPU: one HGX node of 8, NVLS on H100, 8 x 400 Gb/s NICs, one process per GPU") {
+        auto hw = parse_hardware_json(R"({"gpu": "H100-SXM"})", "hw.json");
+        REQUIRE(hw.is_ok());
+        CHECK(hw.value().nodes == 1);
+        CHECK(hw.value().gpus_per_node == 8);
+        CHECK(hw.value().nvls);
+        CHECK(hw.value().nics_per_node == 8);
+        CHECK(hw.value().nic_gbps == 400);
+        CHECK(hw.value().processes == ProcessLayout::OnePerGpu);
+        CHECK(hw.value().algo == NcclAlgo::Auto);
+    }
+    SECTION("A100 defaults: no NVLS, HDR 200 Gb/s NICs") {
+        auto hw = parse_hardware_json(R"({"gpu": "A100-SXM4-80GB", "gpus_per_node": 4})", "hw.json");
+        REQUIRE(hw.is_ok());
+        CHECK_FALSE(hw.value().nvls);
+        CHECK(hw.value().nic_gbps == 200);
+        CHECK(hw.value().nics_per_node == 4); // follows gpus_per_node
+    }
+    SECTION("every field given") {
+        auto hw = parse_hardware_json(R"({"schema": "astrolabe.hardware/1", "gpu": "H100-SXM", "nodes": 2,
+            "gpus_per_node": 8, "nvls": true, "nics_per_node": 8, "nic_gbps": 400, "fabric": "infiniband",
+            "processes": "one-per-node", "collnet": true, "nccl_algo": "collnet", "nccl_proto": "Simple"})",
+                                      "hw.json");
+        REQUIRE(hw.is_ok());
+        CHECK(hw.value().ranks() == 16);
+        CHECK(hw.value().fabric == Fabric::Infiniband);
+        CHECK(hw.value().processes == ProcessLayout::OnePerNode);
+        CHECK(hw.value().algo == NcclAlgo::CollNet);
+        CHECK(hw.value().proto == NcclProto::Simple);
+    }
+}
+
+TEST_CASE("hardware json: bad input names the key and the nearest spelling", "[hardware]") {
+    auto problems = [](const char* text) {
+        auto hw = parse_hardware_json(text, "hw.json");
+        REQUIRE_FALSE(hw.is_ok());
+        return hw.status().message();
+    };
+    SECTION("a misspelt key is an error with the key it resembles") {
+        std::string m = problems(R"({"gpu": "H100-SXM", "nvsl": true})");
+        CHECK(m.find("hw.json: nvsl: unknown key") != std::string::npos);
+        CHECK(m.find("did you mean 'nvls'?") != std::string::npos);
+    }
+    SECTION("a misspelt GPU and fabric, each reported") {
+        std::string m = problems(R"({"gpu": "H100-SMX", "fabric": "infiniban"})");
+        CHECK(m.find("gpu: unknown value \"H100-SMX\"") != std::string::npos);
+        CHECK(m.find("did you mean 'H100-SXM'?") != std::string::npos);
+        CHECK(m.find("did you mean 'infiniband'?") != std::string::npos);
+    }
+    SECTION("values the hardware cannot have") {
+        std::string m = problems(R"({"gpu": "A100-SXM4-40GB", "nvls": true, "nodes": 0, "collnet": true,
+                                     "fabric": "efa", "nic_gbps": -1, "processes": 8})");
+        CHECK(m.find("nvls: is true but A100-SXM4-40GB has no NVLink SHARP") != std::string::npos);
+        CHECK(m.find("nodes: is 0") != std::string::npos);
+        CHECK(m.find("collnet: is true on fabric efa") != std::string::npos);
+        CHECK(m.find("nic_gbps: is -1") != std::string::npos);
+        CHECK(m.find("processes: is 8") != std::string::npos);
+    }
+    SECTION("a forced algorithm the system does not offer") {
+        CHECK(problems(R"({"gpu": "H100-SXM", "nvls": false, "nccl_algo": "nvls"})").find("nvls is false") !=
+              std::string::npos);
+        CHECK(problems(R"({"gpu": "H100-SXM", "nccl_algo": "nvls_tree"})").find("on one node") !=
+              std::string::npos);
+        CHECK(problems(R"({"gpu": "H100-SXM", "schema": "astrolabe.hardware/2"})").find("schema") !=
+              std::string::npos);
+    }
+    SECTION("not JSON, not an object") {
+        CHECK(problems("{").find("hw.json: invalid JSON") != std::string::npos);
+        CHECK(problems("[1]").find("must be a JSON object") != std::string::npos);
+    }
+}

@@ -1,0 +1,115 @@
+// The NCCL-like tuner and its mapping onto engine configs: choices per size and closed-form checks.
+#include "core/hardware/hardware_mapping.h"
+#include "core/hardware/nccl_model.h"
+#include "core/session/collective_perf.h"
+
+#include <catch2/catch.hpp>
+
+using namespace astrolabe;
+using namespace astrolabe::hardware;
+using config::NcclAlgo;
+using config::NcclProto;
+
+namespace {
+config::HardwareConfig hgx_h100() {
+    config::HardwareConfig hw; // defaults: one node of 8 H100-SXM with NVLS
+    return hw;
+}
+} // namespace
+
+TEST_CASE("nccl model: busbw factors are nccl-tests'", "[hardware]") {
+    // nccl-tests (doc/PERFORMANCE.md): all_reduce 2(n-1)/n, all_gather/reduce_scatter/alltoall (n-1)/n.
+    CHECK(busbw_factor(CollOp::AllReduce, 8) == Approx(1.75));
+    CHECK(busbw_factor(CollOp::AllGather, 8) == Approx(0.875));
+    CHECK(busbw_factor(CollOp::AllToAll, 16) == Approx(15.0 / 16));
+}
+
+TEST_CASE("nccl model: the tuner's choice per size on one HGX H100 node", "[hardware]") {
+    auto hw = hgx_h100();
+    SECTION("8 B: LL ring, the lowest latency") {
+        NcclChoice c = choose(hw, CollOp::AllReduce, 8);
+        CHECK(c.algo == NcclAlgo::Ring);
+        CHECK(c.proto == NcclProto::LL);
+    }
+    SECTION("8 MiB: LL128 ring (LL's bandwidth too low, Simple's latency not yet paid back)") {
+        NcclChoice c = choose(hw, CollOp::AllReduce, 8 << 20);
+        CHECK(c.algo == NcclAlgo::Ring);
+        CHECK(c.proto == NcclProto::LL128);
+    }
+    SECTION("1 GiB: NVLS with Simple, the highest bus bandwidth") {
+        NcclChoice c = choose(hw, CollOp::AllReduce, 1ull << 30);
+        CHECK(c.algo == NcclAlgo::Nvls);
+        CHECK(c.proto == NcclProto::Simple);
+    }
+    SECTION(
+        "forced ring at 1 GiB: Simple ring; NVLS does not apply to all-gather, which falls back to ring") {
+        CHECK(choose(hw, CollOp::AllReduce, 1ull << 30, NcclAlgo::Ring).algo == NcclAlgo::Ring);
+        CHECK(choose(hw, CollOp::AllGather, 1ull << 30, NcclAlgo::Nvls).algo == NcclAlgo::Ring);
+    }
+    SECTION("two nodes: a hierarchical algorithm (NVLS-tree) for 1 GiB all-reduce") {
+        hw.nodes = 2;
+        hw.fabric = config::Fabric::Infiniband;
+        CHECK(choose(hw, CollOp::AllReduce, 1ull << 30).algo == NcclAlgo::NvlsTree);
+    }
+}
+
+TEST_CASE("nccl model: network-only ring bandwidth is the NIC's achievable rate", "[hardware]") {
+    // 10 nodes x 1 GPU, one 400 Gb/s NIC each, InfiniBand at 97.8 % of line rate: 50 GB/s * 0.978 = 48.9
+    // GB/s, the bus bandwidth of the measured 10-node table (48.9 at 16 GiB).
+    config::HardwareConfig hw;
+    hw.nodes = 10;
+    hw.gpus_per_node = 1;
+    hw.nics_per_node = 1;
+    hw.nvls = false;
+    hw.fabric = config::Fabric::Infiniband;
+    NcclChoice c = choose(hw, CollOp::AllReduce, 16ull << 30);
+    CHECK(c.busbw_gbs == Approx(48.9));
+}
+
+TEST_CASE("collective-perf: the engine's time equals the tuner's closed form for a ring", "[hardware]") {
+    // A forced Simple ring on 8 GPUs, one process per GPU: the engine sends 2(n-1) messages of S/8 in
+    // sequence at the ring's bus bandwidth, so per iteration time = latency + S * 1.75 / busbw (within
+    // the engine's whole-ns rounding per message), and the host launch (4 us) hides behind it.
+    CollectivePerfRequest req;
+    req.hardware = hgx_h100();
+    req.hardware.algo = NcclAlgo::Ring;
+    req.hardware.proto = NcclProto::Simple;
+    const uint64_t s = 256ull << 20;
+    auto row = run_collective_perf_row(req, s);
+    REQUIRE(row.is_ok());
+    NcclChoice c = row.value().choice;
+    double expect_us = c.latency_us + s * 1.75 / (c.busbw_gbs * 1e3);
+    CHECK(row.value().time_us == Approx(expect_us).epsilon(1e-4));
+    CHECK(row.value().busbw_gbs == Approx(row.value().algbw_gbs * 1.75));
+}
+
+TEST_CASE("collective-perf: one process per node is bounded by its eight launches", "[hardware]") {
+    // 8 B all-reduce: the device needs ~16 us, but a single process launches 8 kernels at 4.4 us each
+    // (rounded to 35 us per iteration of the loop): nccl-tests' -g 8 floor.
+    CollectivePerfRequest req;
+    req.hardware = hgx_h100();
+    req.hardware.processes = config::ProcessLayout::OnePerNode;
+    auto row = run_collective_perf_row(req, 8);
+    REQUIRE(row.is_ok());
+    CHECK(row.value().time_us == Approx(35.0));
+    req.hardware.processes = config::ProcessLayout::OnePerGpu;
+    auto fast = run_collective_perf_row(req, 8);
+    REQUIRE(fast.is_ok());
+    CHECK(fast.value().time_us < 20.0);
+}
+
+TEST_CASE("collective-perf: sizes and nccl-tests' size spellings", "[hardware]") {
+    CollectivePerfRequest req;
+    req.min_bytes = 8;
+    req.max_bytes = 1024;
+    CHECK(collective_perf_sizes(req).size() == 8); // 8, 16, ..., 1024
+    uint64_t b = 0;
+    CHECK(parse_nccl_size("16G", b));
+    CHECK(b == 16ull << 30);
+    CHECK(parse_nccl_size("64K", b));
+    CHECK(b == 65536);
+    CHECK(parse_nccl_size("1MiB", b));
+    CHECK(b == 1 << 20);
+    CHECK_FALSE(parse_nccl_size("G", b));
+    CHECK_FALSE(parse_nccl_size("-1", b));
+}

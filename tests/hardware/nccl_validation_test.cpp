@@ -1,0 +1,122 @@
+// The NCCL-like model against measured nccl-tests tables (tests/data/nccl/, sources in SOURCES.md there).
+//
+// Each table runs through collective-perf (the engine) with its system from systems.json; the error of a
+// row is max(p/m, m/p) - 1, a table's error the geomean exp(mean |ln(p/m)|) - 1, separately for sizes
+// >= 1 MiB and < 1 MiB. Targets: <= 5 % and <= 15 %. Tables that miss them are asserted against the miss
+// documented in docs/validation.md (so a regression still fails), and listed here with the reason.
+#include "core/config/config_parse.h"
+#include "core/session/collective_perf.h"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+using namespace astrolabe;
+
+namespace {
+
+std::string slurp(const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+
+struct Measured {
+    uint64_t size;
+    double time_us;
+};
+
+std::vector<Measured> read_table(const std::string& path) {
+    std::vector<Measured> out;
+    std::istringstream in(slurp(path));
+    std::string line;
+    std::getline(in, line); // header
+    while (std::getline(in, line)) {
+        if (line.empty()) continue;
+        std::vector<std::string> cols;
+        std::stringstream ls(line);
+        std::string c;
+        while (std::getline(ls, c, ','))
+            cols.push_back(c);
+        out.push_back({std::stoull(cols[0]), std::stod(cols[4])});
+    }
+    return out;
+}
+
+struct Bound {
+    const char* table;
+    double big;   // geomean bound, sizes >= 1 MiB
+    double small; // geomean bound, sizes < 1 MiB
+};
+
+// Targets 0.05 / 0.15 where met; documented misses otherwise (docs/validation.md):
+// - aws_p4de (A100, 2 nodes, EFA): 1-64 MiB run 30-60 % faster than measured; EFA's per-message cost grows
+//   with size in ways one step latency cannot express.
+// - galvatron (A100, one node, -g 8): 1-2 MiB run 35-40 % fast; A100 figures come from this one table.
+// - together all_gather / reduce_scatter (forced ring): 8-14 % fast at 32 MiB-1 GiB, where the measured
+//   ring climbs slowly towards its asymptote (one achievable bandwidth per GPU cannot follow).
+// - xxrjun all_to_all: 5.6 %.
+const Bound kBounds[] = {
+    {"aws_p4de_a100_2node_efa_allreduce", 0.45, 0.13},
+    {"aws_p5_h100_1node_allreduce", 0.05, 0.12},
+    {"bitdeer_h100_2node_ib_allreduce", 0.05, 0.15},
+    {"galvatron_a100_40gb_1node_allreduce", 0.17, 0.15},
+    {"together_h100_1node_allgather_ring", 0.09, 0.05},
+    {"together_h100_1node_allreduce_ring", 0.05, 0.08},
+    {"together_h100_1node_reducescatter_ring", 0.09, 0.06},
+    {"xxrjun_h100_10node_1gpn_all_reduce", 0.05, 0.15},
+    {"xxrjun_h100_1node_all_gather", 0.05, 0.15},
+    {"xxrjun_h100_1node_all_reduce", 0.05, 0.15},
+    {"xxrjun_h100_1node_alltoall", 0.06, 0.15},
+    {"xxrjun_h100_1node_reduce_scatter", 0.05, 0.15},
+};
+
+double geomean_error(const std::vector<double>& log_ratios) {
+    if (log_ratios.empty()) return 0;
+    double sum = 0;
+    for (double r : log_ratios)
+        sum += std::fabs(r);
+    return std::exp(sum / log_ratios.size()) - 1;
+}
+
+} // namespace
+
+TEST_CASE("nccl validation: per-table geomean error against measured nccl-tests tables", "[hardware]") {
+    const std::string dir = std::string(ASTROLABE_TEST_DATA) + "/nccl/";
+    auto systems = nlohmann::json::parse(slurp(dir + "systems.json"));
+    REQUIRE(systems.size() == std::size(kBounds));
+    for (const Bound& b : kBounds) {
+        DYNAMIC_SECTION(b.table) {
+            const auto& entry = systems.at(b.table);
+            auto hw = config::parse_hardware_json(entry.at("hardware").dump(), b.table);
+            REQUIRE(hw.is_ok());
+            CollectivePerfRequest req;
+            req.hardware = hw.value();
+            REQUIRE(hardware::parse_coll_op(entry.at("collective").get<std::string>(), req.op));
+            std::vector<double> big, small;
+            for (const Measured& m : read_table(dir + b.table + ".csv")) {
+                auto row = run_collective_perf_row(req, m.size);
+                REQUIRE(row.is_ok());
+                double lr = std::log(row.value().time_us / m.time_us);
+                (m.size >= (1u << 20) ? big : small).push_back(lr);
+            }
+            INFO(b.table << ": >= 1 MiB " << geomean_error(big) << ", < 1 MiB " << geomean_error(small));
+            CHECK(geomean_error(big) <= b.big);
+            CHECK(geomean_error(small) <= b.small);
+        }
+    }
+}
+
+TEST_CASE("nccl validation: ASTRA-sim's HGX-H100-validated config, for contrast", "[hardware]") {
+    // Its 8 GiB all-reduce on 8 NPUs: 20.9 ms (shared/anchors/nccl/README.md), where the measured systems
+    // take 31-41 ms; run through the same engine path with --reference astra-sim.
+    CollectivePerfRequest req;
+    req.astra_reference = true;
+    auto row = run_collective_perf_row(req, 8ull << 30);
+    REQUIRE(row.is_ok());
+    CHECK(std::fabs(row.value().time_us - 20918.134) < 0.01);
+}
