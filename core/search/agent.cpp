@@ -153,7 +153,7 @@ std::unique_ptr<Agent> make_random_agent(const SearchSpace& space, ParamReader& 
 // [SECTION] Registry
 
 const std::vector<std::string>& agent_names() {
-    static const std::vector<std::string> kNames = {"grid", "random"};
+    static const std::vector<std::string> kNames = {"grid", "random", "ga", "aco", "bo"};
     return kNames;
 }
 
@@ -166,8 +166,14 @@ Result<std::unique_ptr<Agent>> make_agent(const std::string& name, const SearchS
         agent = make_grid_agent(space, reader, problems);
     else if (name == "random")
         agent = make_random_agent(space, reader, seed);
+    else if (name == "ga")
+        agent = make_ga_agent(space, reader, seed);
+    else if (name == "aco")
+        agent = make_aco_agent(space, reader, seed);
+    else if (name == "bo")
+        agent = make_bo_agent(space, reader, seed);
     else
-        return Status::error("--agent: '" + name + "'; grid, random or stdio was expected");
+        return Status::error("--agent: '" + name + "'; grid, random, ga, aco, bo or stdio was expected");
     problems.merge(reader.finish());
     if (!problems.is_ok()) return problems;
     return agent;

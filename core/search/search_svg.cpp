@@ -20,8 +20,24 @@ std::string fmt(double v) {
 
 std::string label(double v) {
     char buf[32];
-    std::snprintf(buf, sizeof buf, "%.4g", v);
+    // Plain digits up to a million (ticks of costs read "25000", not "2.5e+04"), scientific beyond.
+    std::snprintf(buf, sizeof buf, std::abs(v) < 1e6 ? "%.6g" : "%.3g", v);
     return buf;
+}
+
+// The objective's axis label.
+std::string objective_label(Objective o) {
+    switch (o) {
+    case Objective::StepTime:
+        return "step time (ms)";
+    case Objective::StepTimeXNetworkCost:
+        return "step time (ns) x network cost";
+    case Objective::StepTimeXBandwidth:
+        return "step time (ns) x NPU bandwidth (GB/s)";
+    case Objective::Pareto:
+        return "step time (ns) x network cost (the agents' scalar)";
+    }
+    return "";
 }
 
 std::string esc(const std::string& s) {
@@ -97,7 +113,7 @@ std::string empty_svg(const std::string& title) {
 
 std::string SearchRun::best_so_far_svg() const {
     const Impl& s = *impl_;
-    const std::string title = "best " + s.spec.objective_name + " so far (" + s.options.agent + ")";
+    const std::string title = "best " + s.spec.objective_name + " so far (agent " + s.options.agent + ")";
     std::vector<std::pair<double, double>> all, best; // (evaluation, objective)
     double b = std::numeric_limits<double>::infinity();
     for (const auto& r : s.log) {
@@ -119,9 +135,7 @@ std::string SearchRun::best_so_far_svg() const {
     }
     f.x.fit(0, double(s.log.size()));
     f.y.fit(ymin * scale, ymax * scale);
-    std::string out =
-        begin_svg(f, title, "evaluations",
-                  s.spec.objective == Objective::StepTime ? "step time (ms)" : s.spec.objective_name);
+    std::string out = begin_svg(f, title, "evaluations", objective_label(s.spec.objective));
     for (const auto& p : all)
         out += "<circle cx=\"" + fmt(f.px(p.first)) + "\" cy=\"" + fmt(f.py(p.second * scale)) +
                "\" r=\"2\" fill=\"#9ab\"/>\n";

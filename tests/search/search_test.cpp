@@ -306,3 +306,79 @@ TEST_CASE("spec problems come back together, one line each", "[search]") {
         "s.json: knob 'network.topology[0]': value 3 is a number; the base holds a string there (\"Ring\")");
     CHECK(p[2] == "s.json: constraint 1 \"npus >\": column 7: an operand was expected after '>'");
 }
+
+namespace {
+
+// A space with an interaction: step time = 1e6/b0 + 1e6/b1 + 1000 |n0 - 4| + 20 |b0 - 4 b1| + (Ring in
+// dimension 1: +3000). 8 x 8 x 4 x 4 x 3 = 3072 points, 4 x 8 x 8 x 3 = 768 feasible (npus == 8).
+struct InteractionEvaluator : Evaluator {
+    EvalResult evaluate(const std::string& text) override {
+        json s = json::parse(text);
+        double b0 = s["network"]["bandwidth"][0], b1 = s["network"]["bandwidth"][1];
+        double n0 = s["network"]["npus_count"][0];
+        bool ring = s["network"]["topology"][1] == "Ring";
+        EvalResult r;
+        r.step_time_ns = static_cast<int64_t>(1e6 / b0 + 1e6 / b1 + 1000 * std::abs(n0 - 4) +
+                                              20 * std::abs(b0 - 4 * b1) + (ring ? 3000 : 0));
+        return r;
+    }
+};
+
+json interaction_knobs() {
+    return json::parse(R"([{"path": "network.bandwidth[0]", "values": [25, 50, 100, 150, 200, 300, 400, 800]},
+                            {"path": "network.bandwidth[1]", "values": [10, 25, 50, 75, 100, 150, 200, 400]},
+                            {"path": "network.npus_count[0]", "values": [1, 2, 4, 8]},
+                            {"path": "network.npus_count[1]", "values": [1, 2, 4, 8]},
+                            {"path": "network.topology[1]", "values": ["Ring", "Switch", "FullyConnected"]}])");
+}
+
+int64_t best_of(const std::string& agent, uint64_t budget, uint64_t seed) {
+    SearchOptions opt;
+    opt.agent = agent;
+    opt.budget = budget;
+    opt.seed = seed;
+    auto run = SearchRun::create(spec_text(interaction_knobs(), kEight), "spec", no_file, opt);
+    REQUIRE(run.is_ok());
+    InteractionEvaluator ev;
+    run_search(run.value(), ev);
+    return run.value().best_step_time_ns();
+}
+
+} // namespace
+
+TEST_CASE("ga, aco and bo find the optimum within 2% on a tenth of the feasible space", "[search]") {
+    // grid over all 768 feasible points gives the optimum; each learning agent with a budget of 77 (10%)
+    // must reach within 2% of it in the median of 5 seeds.
+    const int64_t optimum = best_of("grid", 10000, 1);
+    for (const char* agent : {"random", "ga", "aco", "bo"}) {
+        std::vector<int64_t> bests;
+        for (uint64_t seed = 1; seed <= 5; ++seed)
+            bests.push_back(best_of(agent, 77, seed));
+        std::sort(bests.begin(), bests.end());
+        INFO(agent << ": median " << bests[2] << " ns, optimum " << optimum << " ns");
+        CHECK(bests[2] >= optimum);
+        if (std::string(agent) != "random") CHECK(double(bests[2]) <= 1.02 * double(optimum));
+    }
+}
+
+TEST_CASE("objectives scale the step time by cost or bandwidth", "[search]") {
+    // The point bandwidths 400/100, npus_count [4, 2]: step time 12500 ns (FakeEvaluator). Ring of 4 at 400
+    // (2 links, price 1) and Switch of 2 at 100 (2 links + 1 port, price 2): per NPU 800 + 600 = 1400, 8
+    // NPUs: cost 11200. step_time_x_network_cost = 12500 * 11200 = 1.4e8; step_time_x_bandwidth = 12500 *
+    // 500.
+    const std::string p =
+        R"({"network.bandwidth[0]": 400, "network.bandwidth[1]": 100, "network.npus_count[0]": 4, "network.npus_count[1]": 2})";
+    for (auto [objective, expected] :
+         {std::pair<std::string, std::string>{"step_time_x_network_cost", "140000000.0"},
+          {"step_time_x_bandwidth", "6250000.0"}}) {
+        SearchOptions opt;
+        opt.agent = "stdio";
+        auto run = SearchRun::create(spec_text(fake_knobs(), kEight, objective), "spec", no_file, opt);
+        REQUIRE(run.is_ok());
+        REQUIRE(run.value().submit(p).is_ok());
+        FakeEvaluator ev;
+        run.value().complete_batch({ev.evaluate(run.value().submitted_batch().at(0))});
+        std::string line = run.value().take_answers().at(0);
+        CHECK(line.find("\"network_cost\":11200.0,\"objective\":" + expected + "}") != std::string::npos);
+    }
+}
