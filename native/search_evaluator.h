@@ -6,8 +6,11 @@
 #pragma once
 
 #include "core/search/evaluator.h"
+#include "core/session/generated_workload.h"
 
 #include <filesystem>
+#include <memory>
+#include <string>
 
 namespace astrolabe::cli {
 
@@ -18,7 +21,14 @@ public:
     search::EvalResult evaluate(const std::string& scenario_json) override;
 
 private:
+    // The last generated workload: points that change only network or collective knobs (most neighbours in a
+    // search) reuse its traces instead of generating them again. One entry, per evaluator (per thread).
+    struct Generated {
+        std::string key; // generator kind and parameters
+        Result<GeneratedWorkload> workload = Status::error("none");
+    };
     std::filesystem::path base_dir_;
+    std::unique_ptr<Generated> generated_;
 };
 
 } // namespace astrolabe::cli

@@ -6,7 +6,10 @@
 #     uninterrupted one, simulating only the lost points;
 #  4. a larger budget continues the search: the log equals a fresh search with that budget;
 #  5. best.scenario.json run alone with `astrolabe run --scenario` gives the logged best step time exactly;
-#  6. --agent stdio answers each point with its log line, a repeat with the same line, a bad point with an error.
+#  6. --agent stdio answers each point with its log line, a repeat with the same line, a bad point with an error;
+#  7. the evaluator's reuse of generated traces changes nothing: grid (neighbouring points share a workload)
+#     and the same points through stdio ordered by the network knobs (the workload changes at every point)
+#     log the same results.
 # usage: search_cli.sh ASTROLABE SPEC WORKDIR
 set -u
 A=$1
@@ -57,4 +60,11 @@ l2=$(echo "$out" | sed -n 2p)
 echo "$l1" | grep -q '"status":"ok"' || fail "6: the point should simulate: $l1"
 echo "$out" | sed -n 3p | grep -q "3 is not one of its values" || fail "6: a bad value should be named"
 [ "$(wc -l < "$W/stdio/evaluations.jsonl")" -eq 1 ] || fail "6: one logged point expected"
+"$A" search "$SPEC" --agent grid --budget 1000 --jobs 1 --out "$W/grid" --quiet || fail "7: grid"
+sed 's/.*"knobs":\({[^}]*}\).*/\1/' "$W/grid/evaluations.jsonl" | sort -t, -k4 > "$W/points"
+[ "$(wc -l < "$W/points")" -eq 28 ] || fail "7: 28 feasible points expected"
+"$A" search "$SPEC" --agent stdio --budget 1000 --jobs 1 --out "$W/shuffled" --quiet < "$W/points" > "$W/answers" || fail "7: stdio"
+sed 's/^{"index":[0-9]*,//' "$W/grid/evaluations.jsonl" | sort > "$W/a"
+sed 's/^{"index":[0-9]*,//' "$W/answers" | sort > "$W/b"
+cmp "$W/a" "$W/b" || fail "7: results depend on the evaluation order"
 echo "search CLI checks passed"
