@@ -16,6 +16,7 @@ int share_command(const std::vector<std::string>& args);
 int rescale_command(const std::vector<std::string>& args);
 int compute_command(const std::vector<std::string>& args);
 int collective_perf_command(const std::vector<std::string>& args);
+int search_command(const std::vector<std::string>& args);
 
 // Prints every problem of a failed step on stderr, one per line, and returns 2.
 int fail(const std::string& message);

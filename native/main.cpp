@@ -27,6 +27,7 @@ const char* kUsage =
     "  astrolabe convert IN OUT              .et <-> .json (Chakra's JSON form)\n"
     "  astrolabe compute --model systolic --array RxC --dataflow os|ws|is --gemm M,N,K [--json]\n"
     "  astrolabe collective-perf --op all_reduce --hardware HW.json -b 8 -e 16G -f 2 [--json]   nccl-tests' table\n"
+    "  astrolabe search SPEC.json --agent grid|random|ga|aco|bo|stdio --budget N --seed S --jobs J --out DIR\n"
     "\n"
     "`astrolabe <command> --help` lists a command's options. Exit codes: 0 ok, 2 bad input (including runs "
     "that cannot complete).\n";
@@ -54,6 +55,7 @@ int main(int argc, char** argv) {
         if (cmd == "rescale") return astrolabe::cli::rescale_command(args);
         if (cmd == "compute") return astrolabe::cli::compute_command(args);
         if (cmd == "collective-perf") return astrolabe::cli::collective_perf_command(args);
+        if (cmd == "search") return astrolabe::cli::search_command(args);
     } catch (const std::bad_alloc&) {
         std::fputs("error: out of memory\n", stderr);
         return 2;

@@ -11,6 +11,7 @@
 #include "native/args.h"
 #include "native/commands.h"
 #include "native/progress.h"
+#include "native/scenario_traces.h"
 
 #include <chrono>
 #include <csignal>
@@ -63,10 +64,6 @@ bool parse_positive(const std::string& s, uint64_t& out) {
     out = std::stoull(s);
     return out > 0;
 }
-
-#ifndef ASTROLABE_SAMPLES_DIR
-#define ASTROLABE_SAMPLES_DIR "samples"
-#endif
 
 void print_warnings(const std::vector<std::string>& warnings) {
     // Traces of many NPUs repeat the same note; show each distinct line once, and a bounded number.
@@ -206,19 +203,11 @@ int run_command(const std::vector<std::string>& argv) {
         if (!setup.is_ok()) return fail(path + ": " + setup.status().message());
         cfg = std::move(setup.value().config);
         workload_label = setup.value().workload_label;
-        if (setup.value().embedded) {
-            traces = std::move(setup.value().embedded);
-        } else {
-            std::filesystem::path base =
-                a.has("link") ? std::filesystem::path() : std::filesystem::path(path).parent_path();
-            std::string w =
-                kind == config::Scenario::WorkloadKind::Sample
-                    ? std::string(ASTROLABE_SAMPLES_DIR) + "/" + workload
-                    : (std::filesystem::path(workload).is_absolute() ? workload : (base / workload).string());
-            auto src = FileTraceSource::open(w);
-            if (!src.is_ok()) return fail(src.status().message());
-            traces = std::make_unique<FileTraceSource>(std::move(src.value()));
-        }
+        std::filesystem::path base =
+            a.has("link") ? std::filesystem::path() : std::filesystem::path(path).parent_path();
+        auto src = scenario_traces(setup.value(), kind, workload, base);
+        if (!src.is_ok()) return fail(src.status().message());
+        traces = std::move(src.value());
     } else {
         Status problems = load_configs(a, cfg);
         auto src = FileTraceSource::open(a.get("workload"));
@@ -260,12 +249,7 @@ int run_command(const std::vector<std::string>& argv) {
     cfg.keep_names = a.has("timeline");
     cfg.ignore_ctrl_deps = a.has("ignore-ctrl-deps");
     // Custom collective ETs are named relative to the working directory, as in ASTRA-sim.
-    cfg.read_file = [](const std::string& path, std::string& bytes) {
-        auto r = read_file(path, "custom collective ET");
-        if (!r.is_ok()) return r.status();
-        bytes = std::move(r.value());
-        return Status::ok();
-    };
+    cfg.read_file = custom_collective_reader();
     const bool quiet = a.has("quiet");
 
     std::vector<std::string> warnings;
