@@ -157,17 +157,34 @@ void warnings_tab(const App& app) {
         ImGui::TextWrapped("stuck: NPU %u: %s", r.stuck[i].npu, r.stuck[i].what.c_str());
 }
 
+void hardware_tab(View& view) {
+    bool open = ImGui::BeginTabItem("Hardware");
+    ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    view.rects["tab:Hardware"] = WidgetRect{a.x, a.y, b.x - a.x, b.y - a.y};
+    if (open) {
+        draw_hardware_panel(view);
+        ImGui::EndTabItem();
+    }
+}
+
 } // namespace
 
 void draw_results_panel(App& app, View& view) {
-    if (!app.result()) {
-        ImGui::TextDisabled(app.phase() == RunPhase::Running ? "running..."
-                                                             : "Run the scenario to see results here.");
-        return;
-    }
-    if (app.phase() == RunPhase::Cancelled)
+    if (app.phase() == RunPhase::Cancelled && app.result())
         ImGui::TextColored(ImVec4(1, 0.7f, 0.3f, 1), "cancelled: partial results");
     if (ImGui::BeginTabBar("results")) {
+        // The Hardware tab needs no run; the others show the run's results once there are some.
+        if (!app.result()) {
+            if (ImGui::BeginTabItem("Summary")) {
+                ImGui::TextDisabled(app.phase() == RunPhase::Running
+                                        ? "running..."
+                                        : "Run the scenario to see results here.");
+                ImGui::EndTabItem();
+            }
+            hardware_tab(view);
+            ImGui::EndTabBar();
+            return;
+        }
         if (ImGui::BeginTabItem("Summary")) {
             summary_tab(app);
             ImGui::EndTabItem();
@@ -188,6 +205,7 @@ void draw_results_panel(App& app, View& view) {
             warnings_tab(app);
             ImGui::EndTabItem();
         }
+        hardware_tab(view);
         ImGui::EndTabBar();
     }
 }

@@ -3,6 +3,9 @@
 #pragma once
 
 #include "ui/app_state.h"
+#include "ui/hardware_state.h"
+
+#include <map>
 
 #include <string>
 
@@ -28,6 +31,11 @@ struct TimelineIndex {
     std::vector<TimeNs> longest;             // per NPU: the longest record (bounds the search back)
 };
 
+// A widget's screen rectangle in canvas (CSS) pixels, for the browser tests' mouse.
+struct WidgetRect {
+    float x = 0, y = 0, w = 0, h = 0;
+};
+
 // View state that is not part of the scenario or the run.
 struct View {
     int sample = 0;
@@ -39,6 +47,9 @@ struct View {
     TimelineIndex timeline;
     std::string json_text; // the scenario JSON editor's buffer
     bool json_dirty = false;
+    HardwareState hardware;                  // the Hardware tab (hardware_panel.cpp)
+    int64_t hardware_hover = -1;             // the size under the mouse in its chart, -1 = none
+    std::map<std::string, WidgetRect> rects; // named widgets as last drawn (window.astrolabe.widgetRect)
 };
 
 void draw_app(App& app, View& view, Platform& platform);
@@ -49,6 +60,7 @@ void draw_run_panel(App& app, View& view, Platform& platform);
 void draw_results_panel(App& app, View& view);
 void draw_timeline(App& app, View& view);
 void draw_network(App& app);
+void draw_hardware_panel(View& view);
 
 // Shared widgets.
 void show_problems(const std::vector<std::string>& problems); // red lines under a field

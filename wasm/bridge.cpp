@@ -3,6 +3,9 @@
 // the same function. Nothing here throws to JS: every failure becomes a message the page shows.
 #include "wasm/host.h"
 
+#include "core/base/json_writer.h"
+#include "ui/hardware_state.h"
+
 #include <emscripten/emscripten.h>
 
 #include <string>
@@ -83,6 +86,32 @@ ui::Platform& platform() {
 using astrolabe::wasm::app;
 
 extern "C" {
+
+// The Hardware tab and collective-perf (ui/hardware_state.h): JSON text out, {"error": ...} on bad input.
+EMSCRIPTEN_KEEPALIVE const char* astro_collective_perf(const char* hw, const char* op, const char* algo,
+                                                       const char* min_bytes, const char* max_bytes,
+                                                       int reference) {
+    static std::string out;
+    auto r = astrolabe::ui::collective_perf_from_text(hw, op, algo, min_bytes, max_bytes, reference != 0);
+    out = r.is_ok() ? r.value() : "{\"error\": " + astrolabe::JsonWriter::escape(r.status().message()) + "}";
+    return out.c_str();
+}
+EMSCRIPTEN_KEEPALIVE const char* astro_hardware_panel() {
+    static std::string out;
+    out = astrolabe::wasm::view().hardware.summary_json();
+    return out.c_str();
+}
+// A named widget's rectangle as "x y w h" in canvas pixels, "" when it was not drawn (for the tests' mouse).
+EMSCRIPTEN_KEEPALIVE const char* astro_widget_rect(const char* name) {
+    static std::string out;
+    out.clear();
+    auto& rects = astrolabe::wasm::view().rects;
+    auto it = rects.find(name);
+    if (it != rects.end())
+        out = std::to_string(it->second.x) + " " + std::to_string(it->second.y) + " " +
+              std::to_string(it->second.w) + " " + std::to_string(it->second.h);
+    return out.c_str();
+}
 
 EMSCRIPTEN_KEEPALIVE const char* astro_version() {
     return "0.1.0";

@@ -178,6 +178,31 @@
     reportText() { requireReady(); return cstr(Module._astro_report()); }, // the exact bytes `run --report` writes
     timeline() { requireReady(); const t = cstr(Module._astro_timeline()); return t ? JSON.parse(t) : null; },
     problems() { requireReady(); return problems(); },
+    // nccl-tests' table for a hardware description, simulated (docs/hardware.md); opts: op, algo,
+    // minBytes, maxBytes (nccl-tests spellings: 8, 64K, 16G), reference ('astra-sim'). Resolves to the rows.
+    collectivePerf(hardware, opts = {}) {
+      requireReady();
+      const hw = typeof hardware === 'string' ? hardware : JSON.stringify(hardware);
+      const args = [hw, opts.op || 'all_reduce', opts.algo || 'auto', String(opts.minBytes || '8'),
+        String(opts.maxBytes || '16G')];
+      const ptrs = args.map((a) => { const n = Module.lengthBytesUTF8(a) + 1; const p = Module._malloc(n); Module.stringToUTF8(a, p, n); return p; });
+      try {
+        const out = JSON.parse(cstr(Module._astro_collective_perf(...ptrs, opts.reference === 'astra-sim' ? 1 : 0)));
+        if (out.error) throw new Error(out.error);
+        return out.rows;
+      } finally {
+        ptrs.forEach((p) => Module._free(p));
+      }
+    },
+    hardwarePanel() { requireReady(); return JSON.parse(cstr(Module._astro_hardware_panel())); },
+    // A widget's rectangle {x, y, w, h} in page pixels as last drawn, or null (for mouse-driven tests).
+    widgetRect(name) {
+      requireReady();
+      const t = withCString(name, (p) => cstr(Module._astro_widget_rect(p)));
+      if (!t) return null;
+      const [x, y, w, h] = t.split(' ').map(Number);
+      return { x, y, w, h };
+    },
     shareUrl() {
       requireReady();
       const fragment = cstr(Module._astro_share_fragment());

@@ -31,6 +31,8 @@ Result<CommGroups> parse_comm_groups_json(std::string_view text, const std::stri
 // A real system, `astrolabe.hardware/1` (hardware_types.h): every bad key or value is a problem naming it,
 // with the nearest valid spelling for misspelt keys and names.
 Result<HardwareConfig> parse_hardware_json(std::string_view text, const std::string& source);
+// The inverse: every key written, so the text round-trips through parse_hardware_json.
+std::string hardware_json(const HardwareConfig& hw);
 
 // Parses a collective algorithm name as ASTRA-sim spells it: ring, direct, directK (K > 0),
 // halvingDoubling, doubleBinaryTree.

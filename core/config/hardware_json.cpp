@@ -1,5 +1,6 @@
 // `astrolabe.hardware/1` JSON -> HardwareConfig. Unknown keys and names are errors here (not warnings as
 // in ASTRA-sim's system JSON): a misspelt "nvls" silently defaulting would change every number.
+#include "core/base/json_writer.h"
 #include "core/config/config_parse.h"
 #include "core/config/json_read.h"
 
@@ -200,6 +201,26 @@ Result<HardwareConfig> parse_hardware_json(std::string_view text, const std::str
         f.problem("nccl_algo", "is collnet but collnet is false (the fabric offers no in-network reduction)");
     if (!problems.is_ok()) return problems;
     return hw;
+}
+
+// [SECTION] writer
+std::string hardware_json(const HardwareConfig& hw) {
+    JsonWriter w;
+    w.begin_object();
+    w.field("schema", "astrolabe.hardware/1");
+    w.field("gpu", gpu_model_name(hw.gpu));
+    w.field("nodes", hw.nodes);
+    w.field("gpus_per_node", hw.gpus_per_node);
+    w.field("nvls", hw.nvls);
+    w.field("nics_per_node", hw.nics_per_node);
+    w.field("nic_gbps", hw.nic_gbps);
+    w.field("fabric", fabric_name(hw.fabric));
+    w.field("processes", process_layout_name(hw.processes));
+    w.field("collnet", hw.collnet);
+    w.field("nccl_algo", nccl_algo_name(hw.algo));
+    w.field("nccl_proto", nccl_proto_name(hw.proto));
+    w.end_object();
+    return w.str() + "\n";
 }
 
 } // namespace astrolabe::config

@@ -42,14 +42,14 @@ double nvlink_step_us(GpuModel g, NcclProto p) {
 // sees completion. A property of the fabric (RDMA NICs vs. AWS EFA's SRD through libfabric vs. TCP);
 // per protocol the same ratios as the NVLink figures' LL/Simple spread. `unknown` is taken as InfiniBand.
 double net_step_us(Fabric f, NcclProto p) {
-    double simple = 8.0; // InfiniBand / unknown: NCCL's own figure for a network ring step is 14 us
+    double simple = 14.0; // InfiniBand / unknown: NCCL's own figure for a network Simple step
     switch (f) {
     case Fabric::Infiniband:
     case Fabric::Unknown:
-        simple = 8.0;
+        simple = 14.0;
         break;
     case Fabric::Roce:
-        simple = 10.0;
+        simple = 16.0;
         break;
     case Fabric::Efa:
         simple = 70.0; // calibrated on the flat 160 us small-message floor of the 2-node p4de table
@@ -97,6 +97,11 @@ double proto_efficiency(GpuModel g, NcclProto p) {
 // and come back before the pipeline is full; NCCL models it as a large fixed latency (25 us). Calibrated
 // on the 32 MiB-2 GiB rows of the one-process-per-GPU H100 all-reduce tables.
 constexpr double kNvlsLatencyUs = 54.0;
+
+// NVLS-tree splits a node's channels between the NVLS reduce/broadcast and the network tree, so its
+// in-node stage runs at this fraction of single-node NVLS (2 x 8 H100 over IB: busbw 468 where a node
+// alone reaches 480-495).
+constexpr double kNvlsTreeIntraFraction = 0.94;
 
 // Host time of one kernel launch (cudaLaunchKernel plus NCCL's enqueue work). One process per GPU
 // launches one; a single `-g 8` process launches eight in a row, so its loop cannot go faster than
@@ -226,7 +231,8 @@ NcclChoice estimate(const HardwareConfig& hw, CollOp op, uint64_t bytes, NcclAlg
         if (algo == NcclAlgo::CollNet && !hw.collnet) return c;
         if (nvls && proto != NcclProto::Simple) return c;
         if (algo == NcclAlgo::CollNet && proto != NcclProto::Simple) return c;
-        c.intra_busbw_gbs = g > 1 ? (nvls ? gpu.nvls_gbs : gpu.nvlink_ring_gbs * eff) : 0;
+        c.intra_busbw_gbs =
+            g > 1 ? (nvls ? gpu.nvls_gbs * kNvlsTreeIntraFraction : gpu.nvlink_ring_gbs * eff) : 0;
         // Across nodes each GPU all-reduces its 1/g share; CollNet reduces in the switch, so the data
         // crosses the NIC once each way instead of 2(m-1)/m times.
         double cross = algo == NcclAlgo::CollNet ? 1.0 : 2.0 * (m - 1) / m;

@@ -16,6 +16,7 @@ const path = require('path');
 const zlib = require('zlib');
 const { serve } = require('../serve.cjs');
 const { stageChecks } = require('./stage_checks.cjs');
+const { hardwareChecks } = require('./hardware_checks.cjs');
 
 const [webDir, cli, samplesDir] = process.argv.slice(2);
 if (!webDir || !cli || !samplesDir) {
@@ -228,6 +229,7 @@ async function openApp(browser, url) {
     check(after === sampleNative.total_ns, 'the page still runs a sample afterwards');
     check(errors.length === 0, 'no script errors in the page', errors.join('\n'));
     await context.close();
+    await hardwareChecks({ browser, base, cli, samplesDir, check });
   } finally {
     await browser.close();
     server.close();

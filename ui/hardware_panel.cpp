@@ -1,0 +1,194 @@
+// The Hardware tab: pick a preset system, edit it, pick a collective, and see nccl-tests' busbw against
+// size as the simulator gives it (where latency gives way to bandwidth, and which algorithm/protocol
+// NCCL would use at each size). State and computation live in ui/hardware_state.h.
+//
+// Index: [SECTION] widgets · [SECTION] chart · [SECTION] panel
+#include "core/config/config_parse.h"
+#include "ui/ui.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace astrolabe::ui {
+
+namespace {
+
+// [SECTION] widgets
+// Remembers the last item's screen rectangle under `name` (the browser tests click these).
+void remember(View& view, const char* name) {
+    ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    view.rects[name] = WidgetRect{a.x, a.y, b.x - a.x, b.y - a.y};
+}
+
+// A combo over `names`; true when the choice changed.
+bool combo(View& view, const char* label, const char* id, int& value, const std::vector<const char*>& names) {
+    bool changed = false;
+    ImGui::SetNextItemWidth(250);
+    if (ImGui::BeginCombo(label, names[static_cast<size_t>(value)])) {
+        for (int i = 0; i < static_cast<int>(names.size()); ++i) {
+            if (ImGui::Selectable(names[static_cast<size_t>(i)], i == value)) {
+                changed = value != i;
+                value = i;
+            }
+            remember(view, (std::string(id) + ":" + names[static_cast<size_t>(i)]).c_str());
+        }
+        ImGui::EndCombo();
+    }
+    remember(view, id);
+    return changed;
+}
+
+std::string human_size(double bytes) {
+    char buf[32];
+    if (bytes >= 1 << 30)
+        std::snprintf(buf, sizeof buf, "%gG", bytes / (1 << 30));
+    else if (bytes >= 1 << 20)
+        std::snprintf(buf, sizeof buf, "%gM", bytes / (1 << 20));
+    else if (bytes >= 1 << 10)
+        std::snprintf(buf, sizeof buf, "%gK", bytes / (1 << 10));
+    else
+        std::snprintf(buf, sizeof buf, "%g", bytes);
+    return buf;
+}
+
+// [SECTION] chart
+// busbw against size: log2 x axis over the rows' sizes, linear y from 0; our curve as a line with a dot
+// per size, coloured by protocol, ASTRA-sim's as a grey line. Hovering a size shows its row.
+void chart(View& view, const HardwareState& hs) {
+    const auto& rows = hs.rows();
+    if (rows.empty()) return;
+    const ImU32 kProto[3] = {IM_COL32(120, 200, 120, 255), IM_COL32(230, 170, 60, 255),
+                             IM_COL32(90, 160, 240, 255)}; // LL, LL128, Simple
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    ImVec2 origin = ImGui::GetCursorScreenPos();
+    float w = std::max(200.0f, ImGui::GetContentRegionAvail().x - 60), h = 230;
+    ImVec2 p0(origin.x + 50, origin.y + 8), p1(p0.x + w, p0.y + h);
+    double ymax = 1;
+    for (const auto& r : rows)
+        ymax = std::max(ymax, r.busbw_gbs);
+    ymax *= 1.15;
+    double lo = std::log2(double(rows.front().size_bytes)), hi = std::log2(double(rows.back().size_bytes));
+    if (hi <= lo) hi = lo + 1;
+    auto fx = [&](double s) { return p0.x + float((std::log2(s) - lo) / (hi - lo)) * w; };
+    auto fy = [&](double v) { return p1.y - float(std::min(v, ymax) / ymax) * h; };
+    dl->AddRect(p0, p1, IM_COL32(140, 140, 140, 255));
+    char buf[64];
+    for (int k = 0; k <= 4; ++k) {
+        double v = ymax * k / 4;
+        std::snprintf(buf, sizeof buf, "%.0f", v);
+        dl->AddText(ImVec2(origin.x, fy(v) - 7), IM_COL32(200, 200, 200, 255), buf);
+        dl->AddLine(ImVec2(p0.x, fy(v)), ImVec2(p1.x, fy(v)), IM_COL32(70, 70, 70, 255));
+    }
+    for (size_t i = 0; i < rows.size(); i += 4) {
+        float x = fx(double(rows[i].size_bytes));
+        dl->AddText(ImVec2(x - 8, p1.y + 3), IM_COL32(200, 200, 200, 255),
+                    human_size(double(rows[i].size_bytes)).c_str());
+    }
+    dl->AddText(ImVec2(p0.x + 4, p0.y + 2), IM_COL32(200, 200, 200, 255), "busbw GB/s");
+    const auto& ref = hs.reference_rows();
+    for (size_t i = 1; i < ref.size(); ++i)
+        dl->AddLine(ImVec2(fx(double(ref[i - 1].size_bytes)), fy(ref[i - 1].busbw_gbs)),
+                    ImVec2(fx(double(ref[i].size_bytes)), fy(ref[i].busbw_gbs)), IM_COL32(150, 150, 150, 255),
+                    1.5f);
+    for (size_t i = 1; i < rows.size(); ++i)
+        dl->AddLine(ImVec2(fx(double(rows[i - 1].size_bytes)), fy(rows[i - 1].busbw_gbs)),
+                    ImVec2(fx(double(rows[i].size_bytes)), fy(rows[i].busbw_gbs)),
+                    IM_COL32(90, 160, 240, 255), 2.0f);
+    for (const auto& r : rows) {
+        int pi = r.choice.proto == config::NcclProto::LL      ? 0
+                 : r.choice.proto == config::NcclProto::LL128 ? 1
+                                                              : 2;
+        dl->AddCircleFilled(ImVec2(fx(double(r.size_bytes)), fy(r.busbw_gbs)), 3.5f, kProto[pi]);
+    }
+    ImGui::InvisibleButton("busbw_chart", ImVec2(w + 60, h + 24));
+    remember(view, "chart");
+    if (ImGui::IsItemHovered()) {
+        float mx = ImGui::GetIO().MousePos.x;
+        const CollectivePerfRow* best = &rows.front();
+        for (const auto& r : rows)
+            if (std::fabs(fx(double(r.size_bytes)) - mx) < std::fabs(fx(double(best->size_bytes)) - mx))
+                best = &r;
+        view.hardware_hover = static_cast<int64_t>(best->size_bytes);
+        ImGui::SetTooltip("%s B: %.2f us, busbw %.1f GB/s\n%s / %s",
+                          human_size(double(best->size_bytes)).c_str(), best->time_us, best->busbw_gbs,
+                          config::nccl_algo_name(best->choice.algo),
+                          config::nccl_proto_name(best->choice.proto));
+    }
+    ImGui::TextColored(ImColor(kProto[0]), "LL");
+    ImGui::SameLine();
+    ImGui::TextColored(ImColor(kProto[1]), "LL128");
+    ImGui::SameLine();
+    ImGui::TextColored(ImColor(kProto[2]), "Simple");
+    ImGui::SameLine();
+    ImGui::TextDisabled(hs.reference_rows().empty() ? "" : "  grey: ASTRA-sim HGX-H100-validated");
+}
+
+} // namespace
+
+// [SECTION] panel
+void draw_hardware_panel(View& view) {
+    HardwareState& hs = view.hardware;
+    config::HardwareConfig& hw = hs.hardware();
+    bool changed = false;
+
+    std::vector<const char*> presets;
+    for (const auto& p : hardware_presets())
+        presets.push_back(p.name);
+    int preset = hs.preset();
+    if (combo(view, "preset", "preset", preset, presets)) hs.load_preset(preset);
+
+    int gpu = static_cast<int>(hw.gpu);
+    if (combo(view, "gpu", "gpu", gpu, {"H100-SXM", "A100-SXM4-40GB", "A100-SXM4-80GB"})) {
+        hw.gpu = static_cast<config::GpuModel>(gpu);
+        changed = true;
+    }
+    int nodes = static_cast<int>(hw.nodes), gpn = static_cast<int>(hw.gpus_per_node);
+    int nics = static_cast<int>(hw.nics_per_node);
+    ImGui::SetNextItemWidth(200);
+    if (ImGui::InputInt("nodes", &nodes))
+        hw.nodes = static_cast<uint32_t>(std::clamp(nodes, 1, 1024)), changed = true;
+    remember(view, "nodes");
+    ImGui::SetNextItemWidth(200);
+    if (ImGui::InputInt("gpus_per_node", &gpn))
+        hw.gpus_per_node = static_cast<uint32_t>(std::clamp(gpn, 1, 8)), changed = true;
+    remember(view, "gpus_per_node");
+    if (ImGui::Checkbox("nvls (NVLink SHARP)", &hw.nvls)) changed = true;
+    remember(view, "nvls");
+    ImGui::SetNextItemWidth(200);
+    if (ImGui::InputInt("nics_per_node", &nics))
+        hw.nics_per_node = static_cast<uint32_t>(std::clamp(nics, 1, 64)), changed = true;
+    remember(view, "nics_per_node");
+    ImGui::SetNextItemWidth(200);
+    if (ImGui::InputDouble("nic_gbps", &hw.nic_gbps, 100, 100, "%.0f")) changed = true;
+    remember(view, "nic_gbps");
+    int fabric = static_cast<int>(hw.fabric), procs = static_cast<int>(hw.processes);
+    if (combo(view, "fabric", "fabric", fabric, {"infiniband", "roce", "efa", "tcpxo", "unknown"}))
+        hw.fabric = static_cast<config::Fabric>(fabric), changed = true;
+    if (combo(view, "processes", "processes", procs, {"one-per-gpu", "one-per-node"}))
+        hw.processes = static_cast<config::ProcessLayout>(procs), changed = true;
+    int algo = static_cast<int>(hw.algo);
+    if (combo(view, "nccl_algo", "nccl_algo", algo, {"auto", "ring", "tree", "nvls", "nvls_tree", "collnet"}))
+        hw.algo = static_cast<config::NcclAlgo>(algo), changed = true;
+    ImGui::Separator();
+    int op = static_cast<int>(hs.op());
+    if (combo(view, "collective", "collective", op,
+              {"all_reduce", "all_gather", "reduce_scatter", "all_to_all"}))
+        hs.op() = static_cast<hardware::CollOp>(op), changed = true;
+    if (ImGui::Checkbox("ASTRA-sim HGX-H100-validated for contrast", &hs.reference())) changed = true;
+    remember(view, "reference");
+    if (changed) hs.changed();
+
+    show_problems(hs.problems().problems());
+    if (!hs.rows().empty()) {
+        const auto& big = hs.rows().back();
+        ImGui::Text("%u GPUs: %s B in %.1f us, busbw %.1f GB/s (%s/%s)", hw.ranks(),
+                    human_size(double(big.size_bytes)).c_str(), big.time_us, big.busbw_gbs,
+                    config::nccl_algo_name(big.choice.algo), config::nccl_proto_name(big.choice.proto));
+        chart(view, hs);
+    }
+}
+
+} // namespace astrolabe::ui

@@ -1,0 +1,134 @@
+#include "ui/hardware_state.h"
+
+#include "core/base/json_writer.h"
+#include "core/config/config_parse.h"
+
+namespace astrolabe::ui {
+
+const std::vector<HardwarePreset>& hardware_presets() {
+    // The systems of samples/hardware/ plus a single A100 node.
+    static const std::vector<HardwarePreset> presets = {
+        {"HGX H100 x8 (NVLS)", R"({"gpu": "H100-SXM", "nodes": 1, "gpus_per_node": 8, "nvls": true,
+            "nics_per_node": 8, "nic_gbps": 400, "fabric": "infiniband", "processes": "one-per-gpu"})"},
+        {"2 x HGX H100 (IB 8 x 400G)", R"({"gpu": "H100-SXM", "nodes": 2, "gpus_per_node": 8, "nvls": true,
+            "nics_per_node": 8, "nic_gbps": 400, "fabric": "infiniband", "processes": "one-per-gpu"})"},
+        {"HGX H100 x8, ring, -g 8", R"({"gpu": "H100-SXM", "nodes": 1, "gpus_per_node": 8, "nvls": false,
+            "fabric": "infiniband", "processes": "one-per-node", "nccl_algo": "ring"})"},
+        {"HGX A100-40GB x8", R"({"gpu": "A100-SXM4-40GB", "nodes": 1, "gpus_per_node": 8,
+            "processes": "one-per-gpu"})"},
+        {"2 x p4de A100-80GB (EFA 4 x 100G)", R"({"gpu": "A100-SXM4-80GB", "nodes": 2, "gpus_per_node": 8,
+            "nics_per_node": 4, "nic_gbps": 100, "fabric": "efa", "processes": "one-per-gpu"})"},
+    };
+    return presets;
+}
+
+HardwareState::HardwareState() {
+    load_preset(0);
+}
+
+void HardwareState::load_preset(int index) {
+    const auto& presets = hardware_presets();
+    if (index < 0 || index >= static_cast<int>(presets.size())) return;
+    auto hw = config::parse_hardware_json(presets[index].json, presets[index].name);
+    if (!hw.is_ok()) { // a preset is a constant; its failure is a bug worth showing, not hiding
+        problems_ = hw.status();
+        return;
+    }
+    preset_ = index;
+    hw_ = hw.value();
+    algo_ = config::NcclAlgo::Auto;
+    changed();
+}
+
+std::string HardwareState::json() const {
+    return config::hardware_json(hw_);
+}
+
+void HardwareState::changed() {
+    rows_.clear();
+    reference_rows_.clear();
+    // Round-trip through the parser: the form reports exactly what the CLI would say about the same file.
+    auto parsed = config::parse_hardware_json(json(), "hardware");
+    if (!parsed.is_ok()) {
+        problems_ = parsed.status();
+        return;
+    }
+    problems_ = Status::ok();
+    if (parsed.value().ranks() < 2) {
+        problems_.add("hardware: nodes x gpus_per_node is 1; a collective needs two or more GPUs");
+        return;
+    }
+    CollectivePerfRequest req;
+    req.hardware = parsed.value();
+    req.op = op_;
+    req.algo = algo_;
+    auto rows = run_collective_perf(req);
+    if (!rows.is_ok()) {
+        problems_ = rows.status();
+        return;
+    }
+    rows_ = std::move(rows.value());
+    if (reference_) {
+        req.astra_reference = true;
+        auto ref = run_collective_perf(req);
+        if (ref.is_ok()) reference_rows_ = std::move(ref.value());
+    }
+}
+
+std::string HardwareState::summary_json() const {
+    JsonWriter w;
+    w.begin_object();
+    w.field("preset", hardware_presets()[preset_].name);
+    w.field("op", hardware::coll_op_name(op_));
+    w.field("algo", config::nccl_algo_name(algo_));
+    w.key("problems").begin_array();
+    for (const auto& p : problems_.problems())
+        w.value(p);
+    w.end_array();
+    w.key("rows").begin_array();
+    for (const auto& r : rows_) {
+        w.begin_object();
+        w.field("size_bytes", r.size_bytes);
+        w.field("time_us", r.time_us);
+        w.field("busbw_gbs", r.busbw_gbs);
+        w.field("algo", config::nccl_algo_name(r.choice.algo));
+        w.field("proto", config::nccl_proto_name(r.choice.proto));
+        w.end_object();
+    }
+    w.end_array();
+    w.end_object();
+    return w.str();
+}
+
+Result<std::string> collective_perf_from_text(const std::string& hardware_json, const std::string& op,
+                                              const std::string& algo, const std::string& min_bytes,
+                                              const std::string& max_bytes, bool astra_reference) {
+    Status problems;
+    CollectivePerfRequest req;
+    req.astra_reference = astra_reference;
+    auto hw = config::parse_hardware_json(hardware_json, "hardware");
+    if (hw.is_ok())
+        req.hardware = hw.value();
+    else
+        problems.merge(hw.status());
+    if (!hardware::parse_coll_op(op, req.op))
+        problems.add("op: '" + op + "'; all_reduce, all_gather, reduce_scatter or all_to_all was expected");
+    const char* algos[] = {"auto", "ring", "tree", "nvls", "nvls_tree", "collnet"};
+    bool found = algo.empty();
+    for (int i = 0; i < 6; ++i)
+        if (algo == algos[i]) req.algo = static_cast<config::NcclAlgo>(i), found = true;
+    if (!found)
+        problems.add("algo: '" + algo + "'; auto, ring, tree, nvls, nvls_tree or collnet was expected");
+    if (!min_bytes.empty() && !parse_nccl_size(min_bytes, req.min_bytes))
+        problems.add("minBytes: '" + min_bytes + "'; a size such as 8, 64K, 16G was expected");
+    if (!max_bytes.empty() && !parse_nccl_size(max_bytes, req.max_bytes))
+        problems.add("maxBytes: '" + max_bytes + "'; a size such as 8, 64K, 16G was expected");
+    if (problems.is_ok() && req.hardware.ranks() < 2)
+        problems.add("hardware: nodes x gpus_per_node is 1; a collective needs two or more GPUs");
+    if (!problems.is_ok()) return problems;
+    auto rows = run_collective_perf(req);
+    if (!rows.is_ok()) return rows.status();
+    return collective_perf_json(req, rows.value());
+}
+
+} // namespace astrolabe::ui

@@ -1,0 +1,60 @@
+// The browser's Hardware tab without drawing: a described system (a preset, then edited field by field),
+// a collective, and nccl-tests' busbw-against-size curve for it computed by collective-perf (the same
+// engine path as `astrolabe collective-perf`). Builds natively so tests check it against the CLI.
+#pragma once
+
+#include "core/config/hardware_types.h"
+#include "core/session/collective_perf.h"
+
+#include <string>
+#include <vector>
+
+namespace astrolabe::ui {
+
+struct HardwarePreset {
+    const char* name;
+    const char* json; // astrolabe.hardware/1
+};
+const std::vector<HardwarePreset>& hardware_presets();
+
+class HardwareState {
+public:
+    HardwareState(); // the first preset
+
+    void load_preset(int index);
+    int preset() const { return preset_; }
+    config::HardwareConfig& hardware() { return hw_; }
+    hardware::CollOp& op() { return op_; }
+    config::NcclAlgo& algo() { return algo_; }
+    bool& reference() { return reference_; } // also draw ASTRA-sim's HGX-H100-validated curve
+
+    // After any edit: validates the description with the CLI's parser and recomputes the curves.
+    void changed();
+    // The description as the JSON a file would hold (what `collective-perf --hardware` reads).
+    std::string json() const;
+
+    const Status& problems() const { return problems_; }
+    const std::vector<CollectivePerfRow>& rows() const { return rows_; }
+    const std::vector<CollectivePerfRow>& reference_rows() const { return reference_rows_; }
+    // {"hardware": {...}, "op", "algo", "problems": [...], "rows": [...]} for scripts and tests.
+    std::string summary_json() const;
+
+private:
+    int preset_ = 0;
+    config::HardwareConfig hw_;
+    hardware::CollOp op_ = hardware::CollOp::AllReduce;
+    config::NcclAlgo algo_ = config::NcclAlgo::Auto;
+    bool reference_ = false;
+    Status problems_;
+    std::vector<CollectivePerfRow> rows_;
+    std::vector<CollectivePerfRow> reference_rows_;
+};
+
+// window.astrolabe.collectivePerf: a hardware description's text, the collective and algorithm by name,
+// nccl-tests' -b/-e spellings, ASTRA-sim's reference or not -> collective-perf's JSON (the CLI's --json),
+// or every problem, as the CLI would name them.
+Result<std::string> collective_perf_from_text(const std::string& hardware_json, const std::string& op,
+                                              const std::string& algo, const std::string& min_bytes,
+                                              const std::string& max_bytes, bool astra_reference);
+
+} // namespace astrolabe::ui

@@ -1,0 +1,122 @@
+// Browser checks of the Hardware tab (ui/hardware_panel.cpp) and window.astrolabe.collectivePerf, driven by
+// the real mouse and keyboard on the ImGui widgets (their rectangles come from window.astrolabe.widgetRect):
+//  1. the Hardware tab opens with a click and shows the first preset's curve, equal to the CLI's
+//     `collective-perf --json` for samples/hardware/h100x8.json;
+//  2. choosing all_gather and then the two-node preset in their combos gives the CLI's rows for each;
+//  3. typing a node count into the field recomputes (the CLI agrees on a file with that count);
+//  4. an impossible system (A100 with NVLS) shows the parser's message and the page keeps working;
+//  5. collectivePerf() gives the CLI's rows and rejects bad input with a message.
+// Screenshots: build/screenshots/hardware_*.png.
+'use strict';
+const { execFileSync } = require('child_process');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+
+function cliRows(cli, hwPath, op, extra = []) {
+  const out = execFileSync(cli, ['collective-perf', '--op', op, '--hardware', hwPath, '--json', ...extra]);
+  return JSON.parse(out.toString()).rows;
+}
+
+// Same sizes and times (to the JSON's 6 decimals) in both lists.
+function sameRows(a, b) {
+  if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+  return a.every((r, i) => r.size_bytes === b[i].size_bytes && Math.abs(r.time_us - b[i].time_us) < 1e-6);
+}
+
+async function rectOf(page, name) {
+  await page.waitForFunction((n) => window.astrolabe.widgetRect(n) !== null, name, { timeout: 10000 });
+  return page.evaluate((n) => window.astrolabe.widgetRect(n), name);
+}
+
+// Move, press, release with frames in between: ImGui 1.86 reads the mouse once per frame, so a press and
+// release inside one frame could be lost, and a widget needs a frame of hover before the press.
+async function clickWidget(page, name) {
+  const r = await rectOf(page, name);
+  await page.mouse.move(r.x + Math.min(r.w / 2, 60), r.y + r.h / 2);
+  await page.waitForTimeout(60);
+  await page.mouse.down();
+  await page.waitForTimeout(60);
+  await page.mouse.up();
+  await page.waitForTimeout(150);
+}
+
+// Opens a combo with the mouse and clicks one of its items.
+async function pick(page, combo, item) {
+  await clickWidget(page, combo);
+  await clickWidget(page, combo + ':' + item);
+}
+
+async function hardwareChecks({ browser, base, cli, samplesDir, check }) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(base);
+  await page.waitForFunction(() => window.wasmReady === true, null, { timeout: 60000 });
+  const shots = path.join('build', 'screenshots');
+  fs.mkdirSync(shots, { recursive: true });
+  const hwDir = path.join(samplesDir, 'hardware');
+
+  // 1. The tab, opened by a click.
+  await clickWidget(page, 'tab:Hardware');
+  await rectOf(page, 'preset');
+  let panel = await page.evaluate(() => window.astrolabe.hardwarePanel());
+  const h100x8 = cliRows(cli, path.join(hwDir, 'h100x8.json'), 'all_reduce');
+  check(sameRows(panel.rows, h100x8), 'Hardware tab: the first preset\'s all-reduce curve is the CLI\'s (' +
+    panel.rows.length + ' sizes, 8 B-16 GiB)', JSON.stringify(panel).slice(0, 400));
+  await page.screenshot({ path: path.join(shots, 'hardware_allreduce.png') });
+
+  // 2. Combos, by mouse.
+  await pick(page, 'collective', 'all_gather');
+  panel = await page.evaluate(() => window.astrolabe.hardwarePanel());
+  check(panel.op === 'all_gather' && sameRows(panel.rows, cliRows(cli, path.join(hwDir, 'h100x8.json'), 'all_gather')),
+    'Hardware tab: all_gather picked with the mouse gives the CLI\'s rows', JSON.stringify(panel).slice(0, 300));
+  await pick(page, 'preset', '2 x HGX H100 (IB 8 x 400G)');
+  panel = await page.evaluate(() => window.astrolabe.hardwarePanel());
+  check(sameRows(panel.rows, cliRows(cli, path.join(hwDir, 'h100x16.json'), 'all_gather')),
+    'Hardware tab: the two-node preset gives the CLI\'s rows for h100x16.json', JSON.stringify(panel).slice(0, 300));
+
+  // 3. The keyboard: 4 nodes typed into the field.
+  await clickWidget(page, 'nodes');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('4');
+  await page.keyboard.press('Enter');
+  await page.waitForTimeout(200);
+  panel = await page.evaluate(() => window.astrolabe.hardwarePanel());
+  const four = JSON.parse(fs.readFileSync(path.join(hwDir, 'h100x16.json'), 'utf8'));
+  four.nodes = 4;
+  const fourPath = path.join(os.tmpdir(), 'astrolabe-h100x32.json');
+  fs.writeFileSync(fourPath, JSON.stringify(four));
+  check(sameRows(panel.rows, cliRows(cli, fourPath, 'all_gather')),
+    'Hardware tab: 4 nodes typed in recompute the curve as the CLI gives it for 4 nodes', JSON.stringify(panel).slice(0, 300));
+  await page.mouse.move(700, 600); // over the chart: a tooltip for the nearest size
+  await page.waitForTimeout(150);
+  await page.screenshot({ path: path.join(shots, 'hardware_4nodes_allgather.png') });
+
+  // 4. An impossible system: A100 has no NVLink SHARP.
+  await pick(page, 'preset', 'HGX H100 x8 (NVLS)');
+  await pick(page, 'gpu', 'A100-SXM4-40GB');
+  panel = await page.evaluate(() => window.astrolabe.hardwarePanel());
+  check(panel.rows.length === 0 && panel.problems.some((p) => /nvls: is true but A100-SXM4-40GB has no NVLink SHARP/.test(p)),
+    'Hardware tab: A100 with nvls shows the parser\'s message instead of a curve', JSON.stringify(panel.problems));
+  await page.screenshot({ path: path.join(shots, 'hardware_problem.png') });
+  await clickWidget(page, 'nvls');
+  panel = await page.evaluate(() => window.astrolabe.hardwarePanel());
+  check(panel.problems.length === 0 && panel.rows.length > 0, 'Hardware tab: unticking nvls (mouse) clears it and draws again',
+    JSON.stringify(panel.problems));
+
+  // 5. The scripting API.
+  const hw = JSON.parse(fs.readFileSync(path.join(hwDir, 'a100x16_efa.json'), 'utf8'));
+  const apiRows = await page.evaluate((h) => window.astrolabe.collectivePerf(h, { op: 'all_reduce', minBytes: '1M', maxBytes: '1G' }), hw);
+  check(sameRows(apiRows, cliRows(cli, path.join(hwDir, 'a100x16_efa.json'), 'all_reduce', ['-b', '1M', '-e', '1G'])),
+    'collectivePerf() gives the CLI\'s rows (p4de, 1 MiB-1 GiB)');
+  const bad = await page.evaluate(() => {
+    try { window.astrolabe.collectivePerf({ gpu: 'H100-SMX' }); return ''; } catch (e) { return e.message; }
+  });
+  check(/did you mean 'H100-SXM'/.test(bad), 'collectivePerf() rejects a misspelt GPU with the nearest spelling', bad);
+  check(errors.length === 0, 'Hardware tab: no script errors', errors.join('\n'));
+  await context.close();
+}
+
+module.exports = { hardwareChecks };
