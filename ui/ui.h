@@ -30,7 +30,8 @@ struct TimelineIndex {
 
 // View state that is not part of the scenario or the run.
 struct View {
-    int sample = 0;
+    int sample = -1;           // the picker's choice (-1: none); what Load sample loads
+    std::string picker_source; // the scenario source the picker last followed
     std::string share_url;
     std::string share_error;
     // Timeline: the visible window in ns; zero width = fit the whole run.
