@@ -10,6 +10,7 @@ using config::Topology;
 namespace {
 
 constexpr float kPi = 3.14159265f;
+constexpr float kOuter = 0.44f; // the farthest an NPU sits from the centre of the unit square
 
 // How much smaller an inner dimension's circle is than the one its groups sit on, so that neighbouring
 // groups do not overlap: a fraction of the distance between two neighbours on the outer circle.
@@ -29,20 +30,30 @@ TopologyLayout layout_topology(const config::NetworkConfig& net, size_t max_edge
     std::vector<uint32_t> stride(dims, 1);
     for (size_t d = 1; d < dims; ++d)
         stride[d] = stride[d - 1] * net.dims[d - 1].npus;
-    // Radii from the outermost dimension in; a dimension of one NPU takes no room.
+    // Radii from the outermost dimension in; a dimension of one NPU takes no room. Scaled so the NPU
+    // farthest out (every offset in the same direction) stays inside the square with a margin.
     std::vector<float> radius(dims, 0.0f);
-    float r = 0.40f;
+    float r = 1.0f, sum = 0.0f;
     for (size_t d = dims; d-- > 0;) {
         const uint32_t nd = net.dims[d].npus;
         radius[d] = nd > 1 ? r : 0.0f;
+        sum += radius[d];
         if (nd > 1) r *= shrink(nd);
     }
+    for (float& x : radius)
+        x *= sum > 0 ? kOuter / sum : 0.0f;
     auto coord = [&](uint32_t npu, size_t d) { return (npu / stride[d]) % net.dims[d].npus; };
-    // The offset of coordinate c on dimension d's circle (starting at the top, clockwise).
+    // Inner circles are turned by a quarter of their step: their members then never line up with the
+    // outer dimension's axis, so the lines joining groups do not run over the NPUs or one another.
+    size_t outermost = 0;
+    for (size_t d = 0; d < dims; ++d)
+        if (net.dims[d].npus > 1) outermost = d;
+    // The offset of coordinate c on dimension d's circle (the outermost starts at the top; clockwise).
     auto offset = [&](size_t d, uint32_t c, float& x, float& y) {
         const uint32_t nd = net.dims[d].npus;
         if (nd <= 1) return;
-        const float a = 2.0f * kPi * static_cast<float>(c) / static_cast<float>(nd) - kPi / 2;
+        const float turn = d == outermost ? 0.0f : kPi / (2.0f * static_cast<float>(nd));
+        const float a = 2.0f * kPi * static_cast<float>(c) / static_cast<float>(nd) - kPi / 2 + turn;
         x += radius[d] * std::cos(a);
         y += radius[d] * std::sin(a);
     };

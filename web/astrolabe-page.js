@@ -185,6 +185,9 @@
     reportText() { requireReady(); return cstr(Module._astro_report()); }, // the exact bytes `run --report` writes
     timeline() { requireReady(); const t = cstr(Module._astro_timeline()); return t ? JSON.parse(t) : null; },
     problems() { requireReady(); return problems(); },
+    // What the UI shows now (picker, results tab, timeline window, table scroll, compared runs): for tests
+    // that drive the app with the mouse and keyboard (docs/browser.md).
+    viewState() { requireReady(); return JSON.parse(cstr(Module._astro_view_state())); },
     shareUrl() {
       requireReady();
       const fragment = cstr(Module._astro_share_fragment());

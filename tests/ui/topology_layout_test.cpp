@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace astrolabe;
@@ -49,6 +50,13 @@ TEST_CASE("topology layout: a ring of 4 inside a switch of 2, numbered as the li
     CHECK(dist(l.devices[0], l.devices[2]) < dist(l.devices[0], l.devices[4]));
     CHECK(l.describe(8, c) == "switch1.0: dimension 1 (Switch), joins npu0, npu4");
     CHECK(l.describe(5, c) == "npu5: coordinates (1, 1)");
+    // Every device inside the unit square, the farthest 0.44 from its centre.
+    float farthest = 0;
+    for (const auto& d : l.devices) {
+        CHECK((d.x >= 0 && d.x <= 1 && d.y >= 0 && d.y <= 1));
+        farthest = std::max(farthest, std::hypot(d.x - 0.5f, d.y - 0.5f));
+    }
+    CHECK(farthest <= 0.44f + 1e-5f);
 }
 
 TEST_CASE("topology layout: a ring of 2 is one pair, a fully connected dimension every pair", "[ui]") {
@@ -57,7 +65,7 @@ TEST_CASE("topology layout: a ring of 2 is one pair, a fully connected dimension
     // A ring's members are evenly spaced on one circle: all at the same distance from the centre.
     TopologyLayout ring = layout_topology(net({{Topology::Ring, 8}}));
     for (const auto& d : ring.devices)
-        CHECK(std::hypot(d.x - 0.5f, d.y - 0.5f) == Approx(0.40f));
+        CHECK(std::hypot(d.x - 0.5f, d.y - 0.5f) == Approx(0.44f));
     // The edge list is bounded for huge fully connected dimensions.
     TopologyLayout big = layout_topology(net({{Topology::FullyConnected, 300}}), 1000);
     CHECK(big.edges.size() == 1000);

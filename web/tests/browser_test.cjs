@@ -15,6 +15,7 @@ const os = require('os');
 const path = require('path');
 const zlib = require('zlib');
 const { serve } = require('../serve.cjs');
+const { runMouseChecks } = require('./mouse_checks.cjs');
 
 const [webDir, cli, samplesDir] = process.argv.slice(2);
 if (!webDir || !cli || !samplesDir) {
@@ -225,6 +226,7 @@ async function openApp(browser, url) {
     check(after === sampleNative.total_ns, 'the page still runs a sample afterwards');
     check(errors.length === 0, 'no script errors in the page', errors.join('\n'));
     await context.close();
+    await runMouseChecks({ browser, base, check, openApp, shotsDir: path.resolve(webDir, '../../screenshots') });
   } finally {
     await browser.close();
     server.close();
