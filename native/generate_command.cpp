@@ -194,6 +194,23 @@ std::vector<std::string> normalize_flags(const std::vector<std::string>& argv) {
     return out;
 }
 
+// The generator names a bad choice but offers no spelling: add the nearest valid one for the options with a
+// fixed set of values ("--preset: 'llama3-7b' ... (did you mean llama3-8b?)").
+std::string with_suggestion(const std::string& problem, const Args& a) {
+    const std::vector<std::pair<std::string, std::vector<std::string>>> choices = {
+        {"preset", generate::preset_names()},
+        {"model", {"gpt", "llama"}},
+        {"phase", {"training", "prefill", "decode"}},
+        {"grad-sync", {"microbatch", "step"}},
+        {"system-preset", generate::system_preset_names()}};
+    for (const auto& [flag, names] : choices) {
+        if (problem.rfind("--" + flag + ": '", 0) != 0 || !a.has(flag)) continue;
+        const std::string near = nearest_spelling(a.get(flag), names);
+        if (!near.empty() && near != a.get(flag)) return problem + " (did you mean " + near + "?)";
+    }
+    return problem;
+}
+
 // `generate transformer` (training step by default) and `generate inference` (prefill by default).
 int transformer(const std::vector<std::string>& argv, generate::Phase default_phase) {
     const std::vector<std::string> args = normalize_flags(argv);
@@ -237,7 +254,12 @@ int transformer(const std::vector<std::string>& argv, generate::Phase default_ph
         auto f = generate::system_preset(a.get("system-preset"), static_cast<uint32_t>(p.npus()));
         if (!f.is_ok()) flagged.add("--" + f.status().message());
     }
-    if (!flagged.is_ok()) return fail(flagged.message());
+    if (!flagged.is_ok()) {
+        Status suggested;
+        for (const auto& m : flagged.problems())
+            suggested.add(with_suggestion(m, a));
+        return fail(suggested.message());
+    }
     if (a.has("dry-run")) {
         std::fputs(generate::plan_text(p).c_str(), stdout);
         return 0;
