@@ -4,18 +4,11 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace astrolabe::ui {
-
-double nice_tick_step(double span_ns, float width_px) {
-    const double target = span_ns / std::max(1.0, std::floor(double(width_px) / 100.0));
-    if (!(target > 0)) return 1;
-    const double mag = std::pow(10.0, std::floor(std::log10(target)));
-    for (double m : {1.0, 2.0, 5.0, 10.0})
-        if (m * mag >= target) return std::max(1.0, m * mag);
-    return std::max(1.0, 10 * mag);
-}
 
 float draw_time_axis(float x0, float width, double t0, double t1) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -30,7 +23,8 @@ float draw_time_axis(float x0, float width, double t0, double t1) {
         for (double t = std::ceil(t0 / step) * step; t <= t1 + step * 1e-9; t += step) {
             const float x = x0 + static_cast<float>((t - t0) / (t1 - t0) * width);
             dl->AddLine(ImVec2(x, p.y + 2), ImVec2(x, p.y + 7), line);
-            const std::string label = format_ns(t);
+            // Deep in a long run, ticks a few ns apart need that many digits ("12.104002 ms").
+            const std::string label = format_time_at(t, step, t1);
             const float w = ImGui::CalcTextSize(label.c_str()).x;
             // Centred under the tick, kept inside the axis, never over the previous label.
             float lx = std::min(std::max(x - w / 2, x0), x0 + width - w);

@@ -64,8 +64,12 @@ void draw_timeline(App& app, View& view) {
         view.tl_start = 0;
         view.tl_width = total;
     }
+    // The window's ends with the digits its width needs (a 10 ns window deep in a long run would read
+    // "12.104 ms to 12.104 ms" otherwise).
+    const double tl_end = view.tl_start + view.tl_width;
     ImGui::TextDisabled("wheel: zoom, drag: pan, double-click: fit  |  %s to %s",
-                        format_ns(view.tl_start).c_str(), format_ns(view.tl_start + view.tl_width).c_str());
+                        format_time_at(view.tl_start, view.tl_width / 100, tl_end).c_str(),
+                        format_time_at(tl_end, view.tl_width / 100, tl_end).c_str());
     ImGui::SameLine();
     ImGui::Checkbox("critical path", &view.tl_critical);
 

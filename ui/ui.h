@@ -3,6 +3,7 @@
 #pragma once
 
 #include "ui/app_state.h"
+#include "ui/time_ticks.h"
 #include "ui/topology_layout.h"
 
 #include <string>
@@ -71,8 +72,6 @@ void draw_critical_path(App& app, View& view);
 // Shared widgets.
 void show_problems(const std::vector<std::string>& problems); // red lines under a field
 std::string format_ns(double ns);                             // "1.25 ms", "337.76 us"
-// A round tick step (1, 2 or 5 x 10^k ns) giving a tick about every 100 pixels over `span_ns`.
-double nice_tick_step(double span_ns, float width_px);
 // A time axis from screen x0 over `width` pixels for times t0..t1, at the cursor; returns its height.
 float draw_time_axis(float x0, float width, double t0, double t1);
 
