@@ -20,15 +20,21 @@ const TABS = { Summary: 471, Collectives: 547, Timeline: 627, 'Critical path': 7
 const tabCentre = (name) => ({ x: TABS[name], y: 187 });
 
 const settle = (page, ms = 250) => page.waitForTimeout(ms);
+// Waits (up to 5 s) until the UI shows what `pred(viewState)` wants: frames are slow in a software-rendered
+// headless browser on a busy machine, so a fixed pause is not enough. Resolves to whether it happened.
+function untilView(page, pred, arg) {
+  return page.waitForFunction(([src, a]) => new Function('v', 'a', 'return ' + src)(window.astrolabe.viewState(), a),
+    [pred, arg], { timeout: 5000, polling: 50 }).then(() => true, () => false);
+}
 // A click as a hand makes it: move there, then press and release in later frames (ImGui 1.86 reads the
 // pointer once a frame, and a press in the frame the pointer arrives can miss the widget).
 async function click(page, x, y) {
   await page.mouse.move(x, y);
-  await page.waitForTimeout(60);
+  await page.waitForTimeout(100);
   await page.mouse.down();
-  await page.waitForTimeout(60);
+  await page.waitForTimeout(100);
   await page.mouse.up();
-  await page.waitForTimeout(60);
+  await page.waitForTimeout(100);
 }
 const view = (page) => page.evaluate(() => window.astrolabe.viewState());
 
@@ -42,14 +48,16 @@ async function clickRunAndWait(page) {
 async function openTab(page, name) {
   const c = tabCentre(name);
   await click(page, c.x, c.y);
+  const ok = await untilView(page, 'v.results_tab === a', name);
   await settle(page);
-  return (await view(page)).results_tab === name;
+  return ok;
 }
 
 async function pickSample(page, index) {
   await click(page, PICKER.x, PICKER.y);
   await settle(page);
   await click(page, 120, PICKER_ITEM_Y(index));
+  await untilView(page, 'v.sample !== null');
   await settle(page, 400); // several frames: the pick must survive them (it used to be reset every frame)
 }
 
@@ -83,7 +91,9 @@ async function runMouseChecks({ browser, base, check, openApp, shotsDir }) {
   check(await openTab(page, 'Collectives'), 'the Collectives tab opens with a click');
   const collectives = (await page.evaluate(() => window.astrolabe.report())).collectives.length;
   await page.mouse.move(850, 400);
+  await settle(page);
   await page.mouse.wheel(0, 100); // one notch down, as Chromium reports it: 100 px
+  await untilView(page, 'v.table_scroll_y > 0');
   await settle(page);
   const scrolled = await view(page);
   const rows = scrolled.table_scroll_y / scrolled.table_row_h;
@@ -92,14 +102,16 @@ async function runMouseChecks({ browser, base, check, openApp, shotsDir }) {
     'one wheel notch scrolls the collectives table down by ' + rows.toFixed(1) + ' rows of ' + collectives);
   await shot(page, 'collectives');
   await page.mouse.wheel(0, -100);
-  await settle(page);
+  await untilView(page, 'v.table_scroll_y === 0');
   check((await view(page)).table_scroll_y === 0, 'one notch up scrolls it back to the top');
 
   // 3. The timeline: one notch up zooms in by 0.8 around the pointer; one down zooms back out; a drag pans.
   check(await openTab(page, 'Timeline'), 'the Timeline tab opens with a click');
   const fit = await view(page);
   await page.mouse.move(900, 400);
+  await settle(page);
   await page.mouse.wheel(0, -100);
+  await untilView(page, 'v.tl_width_ns !== a', fit.tl_width_ns);
   await settle(page);
   const zoomed = await view(page);
   const factor = zoomed.tl_width_ns / fit.tl_width_ns;
@@ -109,6 +121,7 @@ async function runMouseChecks({ browser, base, check, openApp, shotsDir }) {
   await page.mouse.down();
   for (let x = 890; x >= 700; x -= 10) await page.mouse.move(x, 400);
   await page.mouse.up();
+  await untilView(page, 'v.tl_start_ns !== a', zoomed.tl_start_ns);
   await settle(page);
   const panned = await view(page);
   check(panned.tl_start_ns > zoomed.tl_start_ns && panned.tl_width_ns === zoomed.tl_width_ns,
@@ -116,7 +129,9 @@ async function runMouseChecks({ browser, base, check, openApp, shotsDir }) {
     panned.tl_start_ns.toFixed(0) + ' ns)');
   await shot(page, 'timeline');
   await page.mouse.move(900, 400);
+  await settle(page);
   await page.mouse.wheel(0, 100);
+  await untilView(page, 'v.tl_width_ns !== a', panned.tl_width_ns);
   await settle(page);
   const out = await view(page);
   check(Math.abs(out.tl_width_ns / zoomed.tl_width_ns - 1.25) < 0.01, 'one notch down zooms back out by 1.25');
@@ -132,7 +147,7 @@ async function runMouseChecks({ browser, base, check, openApp, shotsDir }) {
   if (Array.isArray(net.drawing)) {
     const [x, y, size] = net.drawing;
     await page.mouse.move(x + net.device0[0] * size, y + net.device0[1] * size);
-    await settle(page);
+    await untilView(page, 'v.hovered_device >= 0');
     const over = await view(page);
     check(over.hovered_name === 'npu0', 'pointing at NPU 0 in the Network drawing names it (' + over.hovered_name + ')');
   }
