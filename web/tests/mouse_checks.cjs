@@ -84,7 +84,12 @@ async function runMouseChecks({ browser, base, check, openApp, shotsDir }) {
   const gpt = samples.indexOf('gpt_dp2tp2pp2_flow');
   await pickSample(page, gpt >= 0 ? gpt : 0);
   await click(page, LOAD_SAMPLE.x, LOAD_SAMPLE.y);
-  await settle(page);
+  await settle(page, 500);
+  // Its two Switch dimensions: the network table's columns used to shrink frame by frame ("Switc").
+  const panel = { x: 0, y: 0, width: 435, height: 800 };
+  const early = await page.screenshot({ clip: panel });
+  await settle(page, 3000);
+  check(early.equals(await page.screenshot({ clip: panel })), 'the scenario panel is unchanged after 3 s of idle frames');
   await clickRunAndWait(page);
   check(await openTab(page, 'Summary'), 'the Summary tab opens with a click');
   await shot(page, 'summary');
