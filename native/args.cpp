@@ -1,5 +1,7 @@
 #include "native/args.h"
 
+#include "native/suggest.h"
+
 #include <cstdlib>
 
 namespace astrolabe::cli {
@@ -24,7 +26,14 @@ Result<Args> parse_args(const std::vector<std::string>& argv, const std::vector<
         for (const auto& s : specs)
             if (key == s.name || (s.alias && key == s.alias)) spec = &s;
         if (!spec) {
-            problems.add("unknown option --" + key + " (see --help)");
+            std::vector<std::string> names;
+            for (const auto& s : specs) {
+                names.push_back(s.name);
+                if (s.alias) names.push_back(s.alias);
+            }
+            std::string near = nearest_spelling(key, names);
+            problems.add("unknown option --" + key + (near.empty() ? "" : "; did you mean --" + near + "?") +
+                         " (see --help)");
             continue;
         }
         if (spec->takes_value && !inline_value) {
@@ -48,7 +57,7 @@ Result<Args> parse_args(const std::vector<std::string>& argv, const std::vector<
 std::string options_help(const std::vector<OptionSpec>& specs) {
     std::string out;
     for (const auto& s : specs) {
-        std::string left = "  --" + std::string(s.name) + (s.takes_value ? " V" : "");
+        std::string left = "  --" + std::string(s.name) + (s.takes_value && !s.is_switch ? " V" : "");
         if (left.size() < 30) left.resize(30, ' ');
         out += left + " " + s.help;
         if (s.alias) out += std::string(" (also --") + s.alias + ")";

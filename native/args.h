@@ -14,6 +14,9 @@ struct OptionSpec {
     bool takes_value;
     const char* alias; // another accepted spelling (ASTRA-sim's), or nullptr
     const char* help;
+    // An on/off option that parses as taking a value only to accept STAGE's optional `True`/`False`
+    // after it: the help shows it as a plain flag.
+    bool is_switch = false;
 };
 
 struct Args {

@@ -7,6 +7,7 @@
 #include "native/args.h"
 #include "native/commands.h"
 #include "native/progress.h"
+#include "native/suggest.h"
 
 #include <algorithm>
 #include <cctype>
@@ -40,6 +41,22 @@ Status write_system_preset(const std::string& name, uint32_t npus, const std::st
     return st;
 }
 
+// The command that runs what was just written, so the next step is a copy and paste away.
+void print_run_hint(const std::string& prefix, const std::string& groups, bool preset, bool needs_memory) {
+    std::string cmd = "astrolabe run --workload " + prefix;
+    if (!groups.empty()) cmd += " --comm-groups " + groups;
+    if (preset)
+        cmd += " --system " + prefix + ".system.json --network " + prefix + ".network.yml";
+    else
+        cmd += " --system S.json --network N.yml";
+    if (needs_memory) cmd += " --memory M.json";
+    std::printf("run it with:\n  %s\n", cmd.c_str());
+    if (!preset)
+        std::printf(
+            "  (S.json and N.yml: your ASTRA-sim system and network configs for the NPU count, or add "
+            "--system-preset h100 to this command to have them written beside the traces)\n");
+}
+
 bool parse_uint(const std::string& s, uint64_t& out) {
     if (s.empty() || s.size() > 19 || !std::all_of(s.begin(), s.end(), ::isdigit)) return false;
     out = std::stoull(s);
@@ -64,9 +81,14 @@ int microbench(const std::vector<std::string>& argv) {
     std::transform(coll.begin(), coll.end(), coll.begin(), ::toupper);
     if (auto t = trace::collective_type_from_name(coll))
         p.collective = *t;
-    else
+    else {
+        std::string near = nearest_spelling(
+            a.get("collective"), {"all_reduce", "reduce", "all_gather", "gather", "scatter", "broadcast",
+                                  "all_to_all", "reduce_scatter", "reduce_scatter_block", "barrier"});
         problems.add("--collective: '" + a.get("collective") +
-                     "' is not a Chakra collective type (all_reduce, all_gather, ...)");
+                     "' is not a Chakra collective type (all_reduce, all_gather, ...)" +
+                     (near.empty() ? "" : "; did you mean " + near + "?"));
+    }
     if (a.has("size") && !generate::parse_size(a.get("size"), p.bytes))
         problems.add("--size: '" + a.get("size") + "'; a byte count such as 1048576 or 1MiB was expected");
     uint64_t v = 0;
@@ -104,6 +126,7 @@ int microbench(const std::vector<std::string>& argv) {
     std::printf("wrote %u trace files %s.{0..%u}.et: %u x %s of %llu bytes per NPU\n", p.npus, prefix.c_str(),
                 p.npus - 1, p.repeat, trace::collective_type_name(p.collective),
                 static_cast<unsigned long long>(p.bytes));
+    print_run_hint(prefix, "", a.has("system-preset"), false);
     return 0;
 }
 
@@ -124,7 +147,10 @@ std::vector<OptionSpec> transformer_options() {
         const char* alias = nullptr;
         for (const auto& sn : kStageNames)
             if (names[i] == sn.first) alias = sn.second;
-        specs.push_back({names[i].c_str(), true, alias, help[i].second.c_str()});
+        // The on/off parameters parse as taking a value (normalize_flags() supplies it) but read as flags.
+        const bool is_switch =
+            names[i] == "weight-sharded" || names[i] == "recompute" || names[i] == "mixed-precision";
+        specs.push_back({names[i].c_str(), true, alias, help[i].second.c_str(), is_switch});
     }
     specs.push_back(
         {"output", true, nullptr, "(or -o) output prefix P: writes P.0.et ... and P.json (groups)"});
@@ -167,6 +193,23 @@ std::vector<std::string> normalize_flags(const std::vector<std::string>& argv) {
         out.push_back(a);
     }
     return out;
+}
+
+// The generator names a bad choice but offers no spelling: add the nearest valid one for the options with a
+// fixed set of values ("--preset: 'llama3-7b' ... (did you mean llama3-8b?)").
+std::string with_suggestion(const std::string& problem, const Args& a) {
+    const std::vector<std::pair<std::string, std::vector<std::string>>> choices = {
+        {"preset", generate::preset_names()},
+        {"model", {"gpt", "llama"}},
+        {"phase", {"training", "prefill", "decode"}},
+        {"grad-sync", {"microbatch", "step"}},
+        {"system-preset", generate::system_preset_names()}};
+    for (const auto& [flag, names] : choices) {
+        if (problem.rfind("--" + flag + ": '", 0) != 0 || !a.has(flag)) continue;
+        const std::string near = nearest_spelling(a.get(flag), names);
+        if (!near.empty() && near != a.get(flag)) return problem + " (did you mean " + near + "?)";
+    }
+    return problem;
 }
 
 // `generate transformer` (training step by default) and `generate inference` (prefill by default).
@@ -212,7 +255,12 @@ int transformer(const std::vector<std::string>& argv, generate::Phase default_ph
         auto f = generate::system_preset(a.get("system-preset"), static_cast<uint32_t>(p.npus()));
         if (!f.is_ok()) flagged.add("--" + f.status().message());
     }
-    if (!flagged.is_ok()) return fail(flagged.message());
+    if (!flagged.is_ok()) {
+        Status suggested;
+        for (const auto& m : flagged.problems())
+            suggested.add(with_suggestion(m, a));
+        return fail(suggested.message());
+    }
     if (a.has("dry-run")) {
         std::fputs(generate::plan_text(p).c_str(), stdout);
         return 0;
@@ -234,6 +282,8 @@ int transformer(const std::vector<std::string>& argv, generate::Phase default_ph
     if (!sink.groups_path.empty())
         std::printf(" and communicator groups %s (run with --comm-groups)", sink.groups_path.c_str());
     std::printf("\n");
+    print_run_hint(a.get("output"), sink.groups_path, a.has("system-preset"),
+                   p.phase == generate::Phase::Decode);
     return 0;
 }
 
@@ -252,8 +302,10 @@ int generate_command(const std::vector<std::string>& args) {
     if (args[0] == "microbench") return microbench(rest);
     if (args[0] == "transformer") return transformer(rest, generate::Phase::Training);
     if (args[0] == "inference") return transformer(rest, generate::Phase::Prefill);
+    std::string near = nearest_spelling(args[0], {"microbench", "transformer", "inference"});
     return fail("generate: unknown workload '" + args[0] +
-                "'; available: microbench, transformer, inference");
+                "'; available: microbench, transformer, inference" +
+                (near.empty() ? "" : " (did you mean " + near + "?)"));
 }
 
 } // namespace astrolabe::cli

@@ -1,5 +1,6 @@
 // astrolabe: the native command line. Thin: arguments and files here, everything else in core/.
 #include "native/commands.h"
+#include "native/suggest.h"
 
 #include <cstdio>
 #include <exception>
@@ -14,7 +15,8 @@ const char* kUsage =
     "\n"
     "usage:\n"
     "  astrolabe run --workload P --system S.json --network N.yml [--memory M.json] [--comm-groups G.json]\n"
-    "                [--network-model analytical|congestion|flow] [--compute-model system|trace|roofline|systolic]\n"
+    "                [--network-model analytical|congestion|flow] [--compute-model "
+    "system|trace|roofline|systolic]\n"
     "                [--report out.json] [--timeline out.trace.json] [--quiet]\n"
     "  astrolabe run --scenario scenario.json [--report ...]\n"
     "  astrolabe run --link 'URL#s=...' [--report ...]   a browser share link's scenario\n"
@@ -30,7 +32,7 @@ const char* kUsage =
     "  astrolabe search SPEC.json --agent grid|random|ga|aco|bo|stdio --budget N --seed S --jobs J --out DIR\n"
     "\n"
     "`astrolabe <command> --help` lists a command's options. Exit codes: 0 ok, 2 bad input (including runs "
-    "that cannot complete).\n";
+    "that cannot complete), 3 a partial run (--max-sim-time, --max-wall-time or Ctrl-C stopped it).\n";
 
 } // namespace
 
@@ -63,6 +65,9 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "error: %s\n", e.what());
         return 2;
     }
-    std::fprintf(stderr, "error: unknown command '%s'\n\n%s", cmd.c_str(), kUsage);
+    const std::string near = astrolabe::cli::nearest_spelling(
+        cmd, {"run", "inspect", "convert", "generate", "share", "rescale", "compute"});
+    std::fprintf(stderr, "error: unknown command '%s'%s\n\n%s", cmd.c_str(),
+                 near.empty() ? "" : ("; did you mean " + near + "?").c_str(), kUsage);
     return 2;
 }

@@ -1,8 +1,12 @@
 #include "native/progress.h"
 
 #include <cstdio>
+#include <unistd.h>
 
 namespace astrolabe::cli {
+
+ProgressBar::ProgressBar(std::string label, bool enabled)
+    : label_(std::move(label)), enabled_(enabled && isatty(fileno(stderr)) == 1) {}
 
 double ProgressBar::elapsed_s() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();

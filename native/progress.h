@@ -1,4 +1,5 @@
-// A progress bar on stderr, shown only once a task has run for a second (short runs print nothing).
+// A progress bar on stderr, shown only once a task has run for a second (short runs print nothing), and only
+// on a terminal.
 #pragma once
 
 #include <chrono>
@@ -9,7 +10,9 @@ namespace astrolabe::cli {
 
 class ProgressBar {
 public:
-    ProgressBar(std::string label, bool enabled) : label_(std::move(label)), enabled_(enabled) {}
+    // Drawn only when `enabled` and stderr is a terminal: in a log file the carriage returns of a redrawn bar
+    // pile up as kilobytes of noise.
+    ProgressBar(std::string label, bool enabled);
     ~ProgressBar() { finish(); }
     // True when update() would print now: lets callers skip building an expensive detail string.
     bool due() const;

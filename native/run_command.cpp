@@ -12,6 +12,7 @@
 #include "native/commands.h"
 #include "native/progress.h"
 #include "native/scenario_traces.h"
+#include "native/run_options.h"
 
 #include <chrono>
 #include <csignal>
@@ -42,6 +43,9 @@ const std::vector<OptionSpec> kRunOptions = {
      "treat ctrl_deps as call nesting, not ordering (PyTorch host traces)"},
     {"report", true, nullptr, "write the JSON report (docs/report.md) here"},
     {"timeline", true, nullptr, "write a Chrome trace-event timeline here"},
+    {"timeline-npus", true, nullptr,
+     "timeline of NPUs A-B only (or one NPU A): a smaller file for large runs"},
+    {"timeline-window", true, nullptr, "timeline of the nodes overlapping T0:T1 only (ns, or 10ms:12ms)"},
     {"quiet", false, nullptr, "no summary on stdout and no progress bar"},
     {"symmetry", true, nullptr,
      "on (default): simulate one NPU per class of provably identical NPUs, with the full run's results; "
@@ -173,6 +177,10 @@ int run_command(const std::vector<std::string>& argv) {
     }
     if (!a.positionals.empty())
         return fail("run: unexpected argument '" + a.positionals[0] + "' (see --help)");
+    // Values with a fixed set of choices are checked first, so the message names the flag given.
+    if (Status choices = check_run_choices(a); !choices.is_ok()) return fail(choices.message());
+    auto tl_filter = timeline_filter(a);
+    if (!tl_filter.is_ok()) return fail(tl_filter.status().message());
 
     SessionConfig cfg;
     std::unique_ptr<TraceSource> traces;
@@ -265,7 +273,7 @@ int run_command(const std::vector<std::string>& argv) {
     // The simulation holds the decoded graphs; the trace bytes (all of them, for generated or embedded
     // workloads: 235 MB for a 32768-NPU training step) are not needed any more.
     traces.reset();
-    if (!built.is_ok()) return fail(built.status().message());
+    if (!built.is_ok()) return fail(explain_trace_problems(built.status(), a));
     // Load warnings stop a strict run before it starts; the run's own (notes, unreceived messages) after it.
     const bool strict = a.has("strict");
     if (strict && !warnings.empty()) return fail_strict(count_warnings(warnings));
@@ -330,7 +338,14 @@ int run_command(const std::vector<std::string>& argv) {
         if (!st.is_ok()) rc = fail(st.message());
     }
     if (a.has("timeline")) {
-        Status st = write_file(a.get("timeline"), timeline_json(sim, result));
+        const std::string timeline = timeline_json(sim, result, tl_filter.value());
+        // Large runs make timelines of hundreds of MB: say so before writing, and how to keep it smaller.
+        if (timeline.size() > (size_t(64) << 20))
+            std::fprintf(stderr,
+                         "note: the timeline %s is %s; --timeline-npus A-B and --timeline-window T0:T1 "
+                         "write part of it\n",
+                         a.get("timeline").c_str(), format_bytes(timeline.size()).c_str());
+        Status st = write_file(a.get("timeline"), timeline);
         if (!st.is_ok()) rc = fail(st.message());
     }
     // A run that cannot finish is bad input (exit 2, the stuck nodes on stderr): no result on stdout.

@@ -6,6 +6,7 @@
 #include "host/files.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <exception>
 #include <filesystem>
 #include <new>
@@ -13,6 +14,22 @@
 namespace astrolabe::ui {
 
 namespace fs = std::filesystem;
+
+namespace {
+
+// "Ring(8) 50 GB/s x Switch(2) 100 GB/s": what a comparison most often changes.
+std::string network_label(const config::NetworkConfig& net) {
+    std::string out;
+    for (size_t d = 0; d < net.dims.size(); ++d) {
+        char bw[32];
+        std::snprintf(bw, sizeof bw, "%g", net.dims[d].bandwidth_gbps);
+        out += std::string(d ? " x " : "") + config::topology_name(net.dims[d].topology) + "(" +
+               std::to_string(net.dims[d].npus) + ") " + bw + " GB/s";
+    }
+    return out;
+}
+
+} // namespace
 
 const char* run_phase_name(RunPhase p) {
     switch (p) {
@@ -195,6 +212,8 @@ bool App::start_run_unguarded() {
     if (phase_ == RunPhase::Running || phase_ == RunPhase::Loading) cancel();
     sim_.reset();
     has_result_ = false;
+    critical_.reset();
+    critical_keys_.clear();
     report_.clear();
     warnings_.clear();
     message_.clear();
@@ -275,9 +294,40 @@ void App::finish(RunPhase end) {
     }
     report_ = astrolabe::report_json(result_, ctx);
     phase_ = end;
+    critical_.reset();
+    critical_keys_.clear();
+    if (end == RunPhase::Done) {
+        RunSnapshot snap;
+        snap.number = ++runs_done_;
+        snap.label = source_ + ", " + network_label(sim_->input().network);
+        snap.network_model = ctx.network_model;
+        snap.compute_model = ctx.compute_model;
+        snap.total_ns = result_.total_ns;
+        snap.npus = result_.stats.npus;
+        if (runs_.size() == 2) runs_.erase(runs_.begin());
+        runs_.push_back(std::move(snap));
+    }
     if (end == RunPhase::Done && !result_.complete)
         message_ = "the run ended with NPUs that did not finish (" + std::to_string(result_.stuck.size()) +
                    " stuck nodes); see the results";
+}
+
+const CriticalPath& App::critical_path() const {
+    if (!critical_) {
+        critical_ = std::make_unique<CriticalPath>();
+        if (sim_ && has_result_)
+            *critical_ = astrolabe::critical_path(sim_->input().graphs, result_.stats.timeline);
+        critical_keys_.clear();
+        for (const auto& s : critical_->steps)
+            critical_keys_.push_back(uint64_t(s.npu) << 32 | s.node);
+        std::sort(critical_keys_.begin(), critical_keys_.end());
+    }
+    return *critical_;
+}
+
+bool App::on_critical_path(uint32_t npu, uint32_t node) const {
+    critical_path();
+    return std::binary_search(critical_keys_.begin(), critical_keys_.end(), uint64_t(npu) << 32 | node);
 }
 
 double App::progress() const {

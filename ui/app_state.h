@@ -8,6 +8,7 @@
 
 #include "core/base/status.h"
 #include "core/config/scenario_doc.h"
+#include "core/report/critical_path.h"
 #include "core/session/scenario_setup.h"
 
 #include <chrono>
@@ -17,6 +18,15 @@
 #include <vector>
 
 namespace astrolabe::ui {
+
+// What the Compare tab keeps of a finished run: enough for both summaries and the per-NPU difference.
+struct RunSnapshot {
+    uint32_t number = 0; // 1 for the session's first finished run
+    std::string label;   // the scenario's source and network, e.g. "sample allreduce_ring8, Ring(8) 50 GB/s"
+    std::string network_model, compute_model;
+    TimeNs total_ns = 0;
+    std::vector<NpuStats> npus;
+};
 
 struct SampleInfo {
     std::string name;
@@ -70,6 +80,13 @@ public:
     const std::string& report_json() const { return report_; }
     std::string timeline_json() const;
     const std::vector<std::string>& warnings() const { return warnings_; }
+    // The chain of nodes that set the total time (core/report/critical_path.h), computed on first use.
+    const CriticalPath& critical_path() const;
+    bool on_critical_path(uint32_t npu, uint32_t node) const;
+
+    // [SECTION] comparison: the last two runs that finished (Done), newest last.
+    const RunSnapshot* current_run() const { return runs_.empty() ? nullptr : &runs_.back(); }
+    const RunSnapshot* previous_run() const { return runs_.size() < 2 ? nullptr : &runs_.front(); }
 
     // [SECTION] sharing
     // The link fragment ("s=...") for the scenario, or an error when it would be too long to share.
@@ -102,6 +119,10 @@ private:
     std::string report_;
     std::vector<std::string> warnings_;
     std::string message_;
+    mutable std::unique_ptr<CriticalPath> critical_;
+    mutable std::vector<uint64_t> critical_keys_; // npu << 32 | node, sorted
+    std::vector<RunSnapshot> runs_;               // at most two
+    uint32_t runs_done_ = 0;
 };
 
 } // namespace astrolabe::ui

@@ -1,5 +1,7 @@
 #include "ui/ui.h"
 
+#include "core/base/time_format.h"
+
 #include <imgui.h>
 
 #include <cmath>
@@ -8,22 +10,15 @@
 namespace astrolabe::ui {
 
 void show_problems(const std::vector<std::string>& problems) {
+    // Wrapped at the window's edge: a problem names a file, key and what was expected, often a long line.
+    ImGui::PushTextWrapPos(0.0f);
     for (const auto& p : problems)
         ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", p.c_str());
+    ImGui::PopTextWrapPos();
 }
 
 std::string format_ns(double ns) {
-    char buf[64];
-    double a = std::fabs(ns);
-    if (a >= 1e9)
-        std::snprintf(buf, sizeof buf, "%.3f s", ns / 1e9);
-    else if (a >= 1e6)
-        std::snprintf(buf, sizeof buf, "%.3f ms", ns / 1e6);
-    else if (a >= 1e3)
-        std::snprintf(buf, sizeof buf, "%.2f us", ns / 1e3);
-    else
-        std::snprintf(buf, sizeof buf, "%.0f ns", ns);
-    return buf;
+    return format_duration(ns); // the CLI summary's units, so both read alike
 }
 
 void draw_app(App& app, View& view, Platform& platform) {

@@ -21,26 +21,21 @@ ImU32 heat(double u) {
     return ImGui::ColorConvertFloat4ToU32(ImVec4(r, g, b, 1.0f));
 }
 
-// Draws up to a few hundred devices: NPUs on an outer circle, switches on an inner one, links as chords.
-void draw_topology(const std::vector<LinkStats>& links, size_t npus, double hottest_ns, float size) {
-    uint32_t devices = static_cast<uint32_t>(npus);
-    for (const auto& l : links)
-        devices = std::max({devices, l.src + 1, l.dst + 1});
-    const size_t switches = devices - npus;
+// Structure first (every physical link, faint, coloured by dimension), then the links that carried
+// traffic coloured by load, then the devices; the device under the pointer is named in a tooltip.
+void draw_topology(const TopologyLayout& layout, const config::NetworkConfig& net,
+                   const std::vector<LinkStats>& links, double hottest_ns, float size, View& view) {
     ImVec2 origin = ImGui::GetCursorScreenPos();
+    view.drawing_x = origin.x, view.drawing_y = origin.y, view.drawing_size = size;
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    const ImVec2 c(origin.x + size / 2, origin.y + size / 2);
-    const float r_npu = size * 0.45f, r_switch = size * 0.22f;
-    const float pi2 = 6.2831853f;
     auto pos = [&](uint32_t d) {
-        if (d < npus) {
-            float a = pi2 * static_cast<float>(d) / static_cast<float>(npus);
-            return ImVec2(c.x + r_npu * std::cos(a), c.y + r_npu * std::sin(a));
-        }
-        float a =
-            pi2 * static_cast<float>(d - npus) / static_cast<float>(std::max<size_t>(switches, 1)) + 0.3f;
-        return ImVec2(c.x + r_switch * std::cos(a), c.y + r_switch * std::sin(a));
+        if (d >= layout.devices.size()) return ImVec2(origin.x + size / 2, origin.y + size / 2);
+        return ImVec2(origin.x + layout.devices[d].x * size, origin.y + layout.devices[d].y * size);
     };
+    static const ImU32 kDimColour[] = {IM_COL32(90, 110, 150, 150), IM_COL32(90, 140, 100, 150),
+                                       IM_COL32(150, 120, 80, 150), IM_COL32(130, 90, 140, 150)};
+    for (const auto& e : layout.edges)
+        dl->AddLine(pos(e.a), pos(e.b), kDimColour[e.dim % 4], 1.0f);
     // Least used first, so the hot links are drawn on top.
     std::vector<size_t> order(links.size());
     std::iota(order.begin(), order.end(), 0);
@@ -53,29 +48,67 @@ void draw_topology(const std::vector<LinkStats>& links, size_t npus, double hott
         float dx = b.x - a.x, dy = b.y - a.y, len = std::sqrt(dx * dx + dy * dy) + 1e-3f;
         ImVec2 off(-dy / len * 1.5f, dx / len * 1.5f);
         double u = hottest_ns > 0 ? static_cast<double>(l.busy_ns) / hottest_ns : 0;
-        dl->AddLine(ImVec2(a.x + off.x, a.y + off.y), ImVec2(b.x + off.x, b.y + off.y), heat(u), 1.5f);
+        dl->AddLine(ImVec2(a.x + off.x, a.y + off.y), ImVec2(b.x + off.x, b.y + off.y), heat(u), 2.0f);
     }
-    const float dot = std::clamp(size / static_cast<float>(devices) * 0.6f, 1.5f, 5.0f);
-    for (uint32_t d = 0; d < devices; ++d) {
+    const float dot = std::clamp(
+        size / std::sqrt(static_cast<float>(std::max<size_t>(layout.devices.size(), 1))) * 0.12f, 2.0f, 6.0f);
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    int hovered = -1;
+    float best = (dot + 4) * (dot + 4);
+    for (uint32_t d = 0; d < layout.devices.size(); ++d) {
         ImVec2 p = pos(d);
-        if (d < npus)
+        if (!layout.devices[d].is_switch)
             dl->AddCircleFilled(p, dot, IM_COL32(220, 220, 220, 255));
         else
             dl->AddRectFilled(ImVec2(p.x - dot, p.y - dot), ImVec2(p.x + dot, p.y + dot),
-                              IM_COL32(200, 160, 90, 255));
+                              IM_COL32(220, 170, 90, 255));
+        float d2 = (p.x - mouse.x) * (p.x - mouse.x) + (p.y - mouse.y) * (p.y - mouse.y);
+        if (d2 < best) best = d2, hovered = static_cast<int>(d);
     }
     ImGui::Dummy(ImVec2(size, size));
+    view.hovered_device = ImGui::IsItemHovered() ? hovered : -1;
+    if (view.hovered_device >= 0) {
+        const uint32_t d = static_cast<uint32_t>(view.hovered_device);
+        ImVec2 p = pos(d);
+        dl->AddCircle(p, dot + 3, IM_COL32(255, 255, 255, 255), 0, 2.0f);
+        uint64_t out_bytes = 0, in_bytes = 0;
+        for (const auto& l : links) {
+            if (l.src == d) out_bytes += l.bytes;
+            if (l.dst == d) in_bytes += l.bytes;
+        }
+        ImGui::BeginTooltip();
+        ImGui::TextUnformatted(layout.describe(d, net).c_str());
+        ImGui::Text("sent %llu bytes, received %llu bytes", static_cast<unsigned long long>(out_bytes),
+                    static_cast<unsigned long long>(in_bytes));
+        ImGui::EndTooltip();
+    }
 }
 
 } // namespace
 
-void draw_network(App& app) {
+void draw_network(App& app, View& view) {
     const RunResult& r = *app.result();
     const auto& links = r.links;
+    const config::NetworkConfig& net = app.simulation()->input().network;
+    if (view.layout_for != &r || view.layout_events != r.events) {
+        view.layout = layout_topology(net);
+        view.layout_for = &r;
+        view.layout_events = r.events;
+    }
+    // The legend: what each dimension is, in the colour of its faint structural lines.
+    std::string dims;
+    for (size_t d = 0; d < net.dims.size(); ++d)
+        dims += std::string(d ? ", " : "") + "dimension " + std::to_string(d) + ": " +
+                config::topology_name(net.dims[d].topology) + " of " + std::to_string(net.dims[d].npus);
+    ImGui::TextWrapped("%s (dimension 0 innermost; circles NPUs, squares switches; hover for names)",
+                       dims.c_str());
     if (links.empty()) {
         ImGui::TextWrapped(
             "No per-link traffic: the analytical network model has no links. Choose the congestion or "
             "flow network model in the scenario panel and run again to see every link's load.");
+        if (view.layout.devices.size() <= 2048)
+            draw_topology(view.layout, net, links, 0,
+                          std::clamp(ImGui::GetContentRegionAvail().x * 0.5f, 200.0f, 520.0f), view);
         return;
     }
     const double total = static_cast<double>(std::max<TimeNs>(r.total_ns, 1));
@@ -90,11 +123,12 @@ void draw_network(App& app) {
         links.size(), static_cast<double>(bytes) / 1e9, 100.0 * static_cast<double>(hottest) / total);
     const float avail = ImGui::GetContentRegionAvail().x;
     const float size = std::clamp(avail * 0.45f, 200.0f, 520.0f);
-    if (r.stats.npus.size() <= 512) {
-        draw_topology(links, r.stats.npus.size(), static_cast<double>(hottest), size);
+    if (view.layout.devices.size() <= 2048) {
+        draw_topology(view.layout, net, links, static_cast<double>(hottest), size, view);
         ImGui::SameLine();
     } else {
-        ImGui::TextDisabled("(%zu NPUs: too many to draw; the table lists the links)", r.stats.npus.size());
+        ImGui::TextDisabled("(%zu devices: too many to draw; the table lists the links)",
+                            view.layout.devices.size());
     }
 
     // The hottest links, most utilized first (ties: more bytes, then the report's order).
@@ -108,9 +142,10 @@ void draw_network(App& app) {
         ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersOuter;
     if (ImGui::BeginTable("links", 6, flags, ImVec2(0, std::max(size, 200.0f)))) {
         ImGui::TableSetupScrollFreeze(0, 1);
-        ImGui::TableSetupColumn("link", ImGuiTableColumnFlags_WidthFixed, 190);
-        for (const char* h : {"dim", "bytes", "busy", "util %", "peak queue"})
-            ImGui::TableSetupColumn(h);
+        ImGui::TableSetupColumn("link", ImGuiTableColumnFlags_WidthFixed, 170);
+        ImGui::TableSetupColumn("dim", ImGuiTableColumnFlags_WidthFixed, 30);
+        for (const char* h : {"bytes", "busy", "util %", "peak queue"})
+            ImGui::TableSetupColumn(h, ImGuiTableColumnFlags_WidthStretch, 1.0f);
         ImGui::TableHeadersRow();
         ImGuiListClipper clip;
         clip.Begin(static_cast<int>(order.size()));

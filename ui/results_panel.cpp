@@ -63,10 +63,22 @@ void summary_tab(const App& app) {
 
     // One bar per NPU, its length the NPU's finish time against the slowest; the segments are compute,
     // exposed communication (finish minus compute, as ASTRA-sim counts it), remote memory and idle.
+    const CriticalPath& cp = app.critical_path();
+    if (!cp.steps.empty())
+        ImGui::TextWrapped(
+            "critical path (Critical path tab): %zu nodes; compute %s, communication %s, memory "
+            "%s, waiting %s",
+            cp.steps.size(), format_ns(double(cp.compute_ns)).c_str(),
+            format_ns(double(cp.communication_ns)).c_str(), format_ns(double(cp.memory_ns)).c_str(),
+            format_ns(double(cp.wait_ns)).c_str());
+    // The bars' width leaves room for the list's scrollbar, so the axis above lines up with them.
     const float label_w = 70;
-    const float width = std::max(50.0f, ImGui::GetContentRegionAvail().x - label_w - 8);
+    const float width =
+        std::max(50.0f, ImGui::GetContentRegionAvail().x - label_w - 8 - ImGui::GetStyle().ScrollbarSize);
     const float row_h = ImGui::GetTextLineHeightWithSpacing();
     const double total = static_cast<double>(std::max<TimeNs>(r.total_ns, 1));
+    // The time axis: a bar's length is its NPU's finish time on this scale.
+    draw_time_axis(ImGui::GetCursorScreenPos().x + label_w, width, 0.0, total);
     ImGui::BeginChild("bars", ImVec2(0, 0));
     ImGuiListClipper clip;
     clip.Begin(static_cast<int>(npus.size()), row_h);
@@ -104,7 +116,7 @@ void summary_tab(const App& app) {
     ImGui::EndChild();
 }
 
-void collectives_tab(const App& app) {
+void collectives_tab(const App& app, View& view) {
     const auto& cs = app.result()->stats.collectives;
     if (cs.empty()) {
         ImGui::TextDisabled("this run has no collectives");
@@ -142,6 +154,8 @@ void collectives_tab(const App& app) {
             ImGui::TextUnformatted(format_ns(double(c.end_ns - c.start_ns)).c_str());
         }
     }
+    view.table_scroll_y = ImGui::GetScrollY(); // the table's own scrolling region is current here
+    view.table_row_h = ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y;
     ImGui::EndTable();
 }
 
@@ -173,40 +187,55 @@ void draw_results_panel(App& app, View& view) {
     if (app.phase() == RunPhase::Cancelled && app.result())
         ImGui::TextColored(ImVec4(1, 0.7f, 0.3f, 1), "cancelled: partial results");
     if (ImGui::BeginTabBar("results")) {
+        // One tab may be opened from elsewhere (a critical-path row opens the Timeline) for one frame.
+        auto tab = [&](const char* name) {
+            const bool select = view.select_tab == name;
+            const bool open = ImGui::BeginTabItem(name, nullptr, select ? ImGuiTabItemFlags_SetSelected : 0);
+            if (open) view.results_tab = name;
+            return open;
+        };
         // The Hardware tab needs no run; the others show the run's results once there are some.
         if (!app.result()) {
-            if (ImGui::BeginTabItem("Summary")) {
-                ImGui::TextDisabled(app.phase() == RunPhase::Running
-                                        ? "running..."
-                                        : "Run the scenario to see results here.");
+            if (tab("Summary")) {
+                ImGui::TextDisabled(app.phase() == RunPhase::Running ? "running..."
+                                                                     : "Run the scenario to see results here.");
                 ImGui::EndTabItem();
             }
             hardware_tab(view);
             ImGui::EndTabBar();
             return;
         }
-        if (ImGui::BeginTabItem("Summary")) {
+        if (tab("Summary")) {
             summary_tab(app);
             ImGui::EndTabItem();
         }
-        if (ImGui::BeginTabItem("Collectives")) {
-            collectives_tab(app);
+        if (tab("Collectives")) {
+            collectives_tab(app, view);
             ImGui::EndTabItem();
         }
-        if (ImGui::BeginTabItem("Timeline")) {
+        if (tab("Timeline")) {
             draw_timeline(app, view);
             ImGui::EndTabItem();
         }
-        if (ImGui::BeginTabItem("Network")) {
-            draw_network(app);
+        if (tab("Critical path")) {
+            draw_critical_path(app, view);
             ImGui::EndTabItem();
         }
-        if (ImGui::BeginTabItem("Warnings")) {
+        if (tab("Network")) {
+            draw_network(app, view);
+            ImGui::EndTabItem();
+        }
+        if (tab("Compare")) {
+            draw_compare(app);
+            ImGui::EndTabItem();
+        }
+        if (tab("Warnings")) {
             warnings_tab(app);
             ImGui::EndTabItem();
         }
         hardware_tab(view);
         ImGui::EndTabBar();
+        if (!view.select_tab.empty() && view.select_tab == view.results_tab) view.select_tab.clear();
     }
 }
 

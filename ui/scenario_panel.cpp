@@ -5,6 +5,7 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <cstring>
 
 namespace astrolabe::ui {
@@ -68,16 +69,24 @@ bool edit_number(App& app, const char* label, const std::string& path, double fa
     return changed;
 }
 
+// Fields of a form narrow enough that the longest label beside them stays visible.
+void push_form_width(const char* longest_label) {
+    const float label = ImGui::CalcTextSize(longest_label).x + ImGui::GetStyle().ItemInnerSpacing.x + 4;
+    ImGui::PushItemWidth(std::max(80.0f, ImGui::GetContentRegionAvail().x - label));
+}
+
 void network_section(App& app) {
     auto& doc = app.doc();
     size_t dims = doc.array_size("/network/topology");
     bool changed = false;
-    if (ImGui::BeginTable("dims", 5, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_BordersInnerH)) {
+    // Explicit stretch weights: with weights taken from the contents, the full-width fields (-1) fed back
+    // into the column widths and the columns shrank frame after frame ("Switch" became "Switc").
+    if (ImGui::BeginTable("dims", 5, ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_BordersInnerH)) {
         ImGui::TableSetupColumn("dim", ImGuiTableColumnFlags_WidthFixed, 28);
-        ImGui::TableSetupColumn("topology");
-        ImGui::TableSetupColumn("NPUs");
-        ImGui::TableSetupColumn("GB/s");
-        ImGui::TableSetupColumn("latency ns");
+        ImGui::TableSetupColumn("topology", ImGuiTableColumnFlags_WidthStretch, 1.7f);
+        ImGui::TableSetupColumn("NPUs", ImGuiTableColumnFlags_WidthStretch, 0.8f);
+        ImGui::TableSetupColumn("GB/s", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+        ImGui::TableSetupColumn("latency ns", ImGuiTableColumnFlags_WidthStretch, 1.0f);
         ImGui::TableHeadersRow();
         for (size_t d = 0; d < dims; ++d) {
             std::string i = std::to_string(d);
@@ -123,6 +132,7 @@ void network_section(App& app) {
 
 void system_section(App& app) {
     bool changed = false;
+    push_form_width("active-chunks-per-dimension");
     changed |= edit_choice(app, "scheduling-policy", "/system/scheduling-policy", kPolicies, "LIFO");
     changed |= edit_number(app, "endpoint-delay", "/system/endpoint-delay", 10, true);
     changed |=
@@ -137,19 +147,26 @@ void system_section(App& app) {
         changed = true;
     }
     changed |= edit_number(app, "peak-perf (TFLOPS)", "/system/peak-perf", 0, false);
+    ImGui::PopItemWidth();
     size_t dims = app.doc().array_size("/network/topology");
+    // The key on its own line and one choice per dimension below it, sized to fit the panel.
+    const float spacing = ImGui::GetStyle().ItemSpacing.x;
     for (const char* key : kCollectiveKeys) {
         std::string path = std::string("/system/") + key;
         ImGui::PushID(key);
         ImGui::TextUnformatted(key);
+        ImGui::Indent();
+        const float each =
+            std::max(60.0f, std::min(150.0f, (ImGui::GetContentRegionAvail().x - spacing * float(dims)) /
+                                                 float(dims ? dims : 1)));
         for (size_t d = 0; d < dims; ++d) {
-            ImGui::SameLine();
+            if (d) ImGui::SameLine();
             ImGui::PushID(static_cast<int>(d));
-            ImGui::SetNextItemWidth(130);
+            ImGui::SetNextItemWidth(each);
             if (app.doc().array_size(path) <= d) {
                 // Absent or short: ring on every dimension is what the simulator does; writing it fills the
                 // list.
-                if (ImGui::Button("ring (default)")) {
+                if (ImGui::Button("ring (default)", ImVec2(each, 0))) {
                     app.doc().set_array_size(path, dims);
                     for (size_t k = 0; k < dims; ++k)
                         if (app.doc().get_string(path + "/" + std::to_string(k)).empty())
@@ -161,6 +178,7 @@ void system_section(App& app) {
             }
             ImGui::PopID();
         }
+        ImGui::Unindent();
         ImGui::PopID();
     }
     if (changed) app.doc_changed();
@@ -169,6 +187,10 @@ void system_section(App& app) {
 
 void memory_section(App& app) {
     bool changed = false;
+    push_form_width("remote-mem-latency (ns)");
+    struct PopWidth {
+        ~PopWidth() { ImGui::PopItemWidth(); }
+    } pop_width; // two return paths below
     changed |= edit_choice(app, "memory-type", "/memory/memory-type", kMemoryTypes, "NO_MEMORY_EXPANSION");
     if (app.doc().get_string("/memory/memory-type") == "LOCAL_MEMORY") {
         changed |= edit_number(app, "local-mem-latency (ns)", "/memory/local-mem-latency", 0, true);
@@ -391,12 +413,21 @@ void generate_section(App& app) {
 void draw_scenario_panel(App& app, View& view, Platform& platform) {
     const auto& samples = app.samples();
     if (!samples.empty()) {
-        if (view.sample >= static_cast<int>(samples.size())) view.sample = 0;
-        // Follow a sample loaded from elsewhere (a link, the JS API) so the picker shows what is loaded.
-        for (size_t i = 0; i < samples.size(); ++i)
-            if (app.scenario_source() == "sample " + samples[i].name) view.sample = static_cast<int>(i);
+        // The picker follows a sample loaded from elsewhere (a link, the JS API, the Load button), but only
+        // when the loaded scenario changes: re-selecting it every frame would undo the user's pick before
+        // Load sample is pressed. A scenario that is not a bundled sample (a link, files) leaves the picker
+        // empty rather than naming a sample that is not loaded.
+        if (app.scenario_source() != view.picker_source) {
+            view.picker_source = app.scenario_source();
+            view.sample = -1;
+            for (size_t i = 0; i < samples.size(); ++i)
+                if (view.picker_source == "sample " + samples[i].name) view.sample = static_cast<int>(i);
+        }
+        if (view.sample >= static_cast<int>(samples.size())) view.sample = -1;
         ImGui::SetNextItemWidth(220);
-        if (ImGui::BeginCombo("##sample", samples[view.sample].name.c_str())) {
+        const char* preview =
+            view.sample >= 0 ? samples[static_cast<size_t>(view.sample)].name.c_str() : "(choose a sample)";
+        if (ImGui::BeginCombo("##sample", preview)) {
             for (size_t i = 0; i < samples.size(); ++i) {
                 std::string label = samples[i].name + "  (" + samples[i].summary + ")";
                 if (ImGui::Selectable(label.c_str(), static_cast<int>(i) == view.sample))
@@ -405,7 +436,10 @@ void draw_scenario_panel(App& app, View& view, Platform& platform) {
             ImGui::EndCombo();
         }
         ImGui::SameLine();
-        if (ImGui::Button("Load sample")) app.load_sample(samples[view.sample].name);
+        const bool none = view.sample < 0;
+        if (none) ImGui::BeginDisabled();
+        if (ImGui::Button("Load sample")) app.load_sample(samples[static_cast<size_t>(view.sample)].name);
+        if (none) ImGui::EndDisabled();
     }
     if (ImGui::Button("Open .et files...")) platform.open_trace_files();
     ImGui::SameLine();

@@ -64,14 +64,25 @@ void draw_timeline(App& app, View& view) {
         view.tl_start = 0;
         view.tl_width = total;
     }
+    // The window's ends with the digits its width needs (a 10 ns window deep in a long run would read
+    // "12.104 ms to 12.104 ms" otherwise).
+    const double tl_end = view.tl_start + view.tl_width;
     ImGui::TextDisabled("wheel: zoom, drag: pan, double-click: fit  |  %s to %s",
-                        format_ns(view.tl_start).c_str(), format_ns(view.tl_start + view.tl_width).c_str());
+                        format_time_at(view.tl_start, view.tl_width / 100, tl_end).c_str(),
+                        format_time_at(tl_end, view.tl_width / 100, tl_end).c_str());
+    ImGui::SameLine();
+    ImGui::Checkbox("critical path", &view.tl_critical);
 
     const float label_w = 64;
     const float track_h = 12;
     const float row_h = 2 * track_h + 4;
+    // Room for the rows' scrollbar, so the ruler above and the rows share one time scale.
+    const float width =
+        std::max(50.0f, ImGui::GetContentRegionAvail().x - label_w - ImGui::GetStyle().ScrollbarSize);
+    // The ruler's place; it is drawn after the rows, once this frame's zoom and pan are applied.
+    const ImVec2 ruler_pos = ImGui::GetCursorScreenPos();
+    ImGui::Dummy(ImVec2(label_w + width, ImGui::GetTextLineHeight() + 10));
     ImGui::BeginChild("timeline", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollWithMouse);
-    const float width = std::max(50.0f, ImGui::GetContentRegionAvail().x - label_w);
     ImVec2 origin = ImGui::GetCursorScreenPos();
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 mouse = ImGui::GetIO().MousePos;
@@ -126,9 +137,13 @@ void draw_timeline(App& app, View& view) {
                 x0 = std::max(x0, p.x + label_w);
                 x1 = std::min(std::max(x1, x0 + 1), p.x + label_w + width);
                 float y0 = p.y + 2 + track * (track_h + 1);
-                if (x1 - x0 < 1.5f && std::floor(x0) == last_px[track]) continue;
+                const bool critical = view.tl_critical && app.on_critical_path(rec.npu, rec.node);
+                if (!critical && x1 - x0 < 1.5f && std::floor(x0) == last_px[track]) continue;
                 last_px[track] = std::floor(x0);
                 dl->AddRectFilled(ImVec2(x0, y0), ImVec2(x1, y0 + track_h), colour_of(n));
+                if (critical)
+                    dl->AddRect(ImVec2(x0 - 1, y0 - 1), ImVec2(x1 + 1, y0 + track_h + 1),
+                                IM_COL32(255, 255, 255, 255), 0.0f, 0, 2.0f);
                 if (hovered && mouse.x >= x0 && mouse.x < x1 + 1 && mouse.y >= y0 && mouse.y < y0 + track_h)
                     hover_rec = static_cast<int>(*it);
             }
@@ -149,9 +164,14 @@ void draw_timeline(App& app, View& view) {
         if (n.bytes) ImGui::Text("%llu bytes", static_cast<unsigned long long>(n.bytes));
         if (n.kind == NodeKind::Send || n.kind == NodeKind::Recv)
             ImGui::Text("%s NPU %u, tag %u", n.kind == NodeKind::Send ? "to" : "from", n.peer, n.tag);
+        if (app.on_critical_path(rec.npu, rec.node)) ImGui::TextUnformatted("on the critical path");
         ImGui::EndTooltip();
     }
     ImGui::EndChild();
+    const ImVec2 after = ImGui::GetCursorScreenPos();
+    ImGui::SetCursorScreenPos(ruler_pos);
+    draw_time_axis(ruler_pos.x + label_w, width, t0, t1);
+    ImGui::SetCursorScreenPos(after);
 }
 
 } // namespace astrolabe::ui

@@ -4,9 +4,10 @@
 
 #include "ui/app_state.h"
 #include "ui/hardware_state.h"
+#include "ui/time_ticks.h"
+#include "ui/topology_layout.h"
 
 #include <map>
-
 #include <string>
 
 namespace astrolabe::ui {
@@ -38,7 +39,8 @@ struct WidgetRect {
 
 // View state that is not part of the scenario or the run.
 struct View {
-    int sample = 0;
+    int sample = -1;           // the picker's choice (-1: none); what Load sample loads
+    std::string picker_source; // the scenario source the picker last followed
     std::string share_url;
     std::string share_error;
     // Timeline: the visible window in ns; zero width = fit the whole run.
@@ -50,6 +52,20 @@ struct View {
     HardwareState hardware;                  // the Hardware tab (hardware_panel.cpp)
     int64_t hardware_hover = -1;             // the size under the mouse in its chart, -1 = none
     std::map<std::string, WidgetRect> rects; // named widgets as last drawn (window.astrolabe.widgetRect)
+    bool tl_critical = true; // outline the critical path's nodes on the timeline
+    // The results tab to open on the next frame (set by a click elsewhere, e.g. a critical-path row), and
+    // the one shown now (for window.astrolabe.viewState()).
+    std::string select_tab;
+    std::string results_tab;
+    // The collectives table's scroll, read back for the browser tests' wheel check.
+    float table_scroll_y = 0;
+    float table_row_h = 0;
+    // The Network tab's layout, built once per result.
+    const RunResult* layout_for = nullptr;
+    uint64_t layout_events = 0;
+    TopologyLayout layout;
+    int hovered_device = -1; // the device under the pointer in the Network drawing, -1 none
+    float drawing_x = 0, drawing_y = 0, drawing_size = 0; // where the Network drawing was last drawn
 };
 
 void draw_app(App& app, View& view, Platform& platform);
@@ -59,11 +75,15 @@ void draw_scenario_panel(App& app, View& view, Platform& platform);
 void draw_run_panel(App& app, View& view, Platform& platform);
 void draw_results_panel(App& app, View& view);
 void draw_timeline(App& app, View& view);
-void draw_network(App& app);
+void draw_network(App& app, View& view);
+void draw_compare(App& app);
+void draw_critical_path(App& app, View& view);
 void draw_hardware_panel(View& view);
 
 // Shared widgets.
 void show_problems(const std::vector<std::string>& problems); // red lines under a field
 std::string format_ns(double ns);                             // "1.25 ms", "337.76 us"
+// A time axis from screen x0 over `width` pixels for times t0..t1, at the cursor; returns its height.
+float draw_time_axis(float x0, float width, double t0, double t1);
 
 } // namespace astrolabe::ui

@@ -8,6 +8,7 @@
 
 #include <emscripten/emscripten.h>
 
+#include <cstdio>
 #include <string>
 #include <utility>
 #include <vector>
@@ -198,6 +199,50 @@ EMSCRIPTEN_KEEPALIVE const char* astro_share_fragment() {
         out.clear();
         app().set_message(f.status().message());
     }
+    return out.c_str();
+}
+
+// What the UI shows now, for tests that drive it with the mouse: the picker's choice, the results tab, the
+// timeline's visible window (ns), the collectives table's scroll (pixels and row height), the last two
+// runs' totals and the device under the pointer in the Network drawing.
+EMSCRIPTEN_KEEPALIVE const char* astro_view_state() {
+    static std::string out;
+    const auto& v = astrolabe::wasm::view();
+    const auto& samples = app().samples();
+    auto str = [](const std::string& s) {
+        std::string q = "\"";
+        for (char c : s)
+            q += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
+        return q + "\"";
+    };
+    char nums[256];
+    std::snprintf(
+        nums, sizeof nums,
+        "\"tl_start_ns\": %.3f, \"tl_width_ns\": %.3f, \"table_scroll_y\": %.1f, \"table_row_h\": %.1f, "
+        "\"hovered_device\": %d",
+        v.tl_start, v.tl_width, double(v.table_scroll_y), double(v.table_row_h), v.hovered_device);
+    out =
+        "{\"sample\": " +
+        (v.sample >= 0 && size_t(v.sample) < samples.size() ? str(samples[size_t(v.sample)].name) : "null") +
+        ", \"scenario_source\": " + str(app().scenario_source()) +
+        ", \"results_tab\": " + str(v.results_tab) + ", " + nums;
+    const auto* prev = app().previous_run();
+    const auto* cur = app().current_run();
+    out += ", \"previous_total_ns\": " + (prev ? std::to_string(prev->total_ns) : "null");
+    out += ", \"latest_total_ns\": " + (cur ? std::to_string(cur->total_ns) : "null");
+    out += ", \"runs_done\": " + std::to_string(cur ? cur->number : 0);
+    out += ", \"critical_path_nodes\": " +
+           std::to_string(app().result() ? app().critical_path().steps.size() : 0);
+    if (v.hovered_device >= 0) out += ", \"hovered_name\": " + str(v.layout.name(uint32_t(v.hovered_device)));
+    // The Network drawing's square (page pixels) and where its device 0 is in it (fractions), so a test can
+    // point at a device.
+    if (v.drawing_size > 0 && !v.layout.devices.empty()) {
+        std::snprintf(nums, sizeof nums, ", \"drawing\": [%.1f, %.1f, %.1f], \"device0\": [%.4f, %.4f]",
+                      double(v.drawing_x), double(v.drawing_y), double(v.drawing_size),
+                      double(v.layout.devices[0].x), double(v.layout.devices[0].y));
+        out += nums;
+    }
+    out += "}";
     return out.c_str();
 }
 

@@ -20,7 +20,17 @@ GLFWwindow* g_window = nullptr;
 // clang-format off
 EM_JS(int, js_canvas_width, (), { return window.innerWidth; });
 EM_JS(int, js_canvas_height, (), { return window.innerHeight; });
+// Wheel notches per unit of the last wheel event's delta (web/astrolabe-page.js records its deltaMode).
+EM_JS(double, js_wheel_notches_per_unit, (), { return window.astrolabeWheelScale || 0.01; });
 // clang-format on
+
+// Emscripten's GLFW passes the browser's wheel deltas through as they are: pixels (100 per notch in
+// Chromium), positive downwards. ImGui wants notches, positive upwards; taken raw, one notch scrolled a
+// table to its end and zoomed the timeline by 0.8^100. Converted here, with the sign flipped.
+void on_scroll(GLFWwindow* window, double dx, double dy) {
+    const double per_unit = js_wheel_notches_per_unit();
+    ImGui_ImplGlfw_ScrollCallback(window, -dx * per_unit, -dy * per_unit);
+}
 
 // Simulation time per frame: enough to make progress, little enough to keep 30+ frames per second.
 constexpr double kStepBudgetMs = 12.0;
@@ -71,6 +81,7 @@ int main() {
     io.IniFilename = nullptr; // layout is fixed; nothing to remember
     ImGui::StyleColorsDark();
     ImGui_ImplGlfw_InitForOpenGL(g_window, true);
+    glfwSetScrollCallback(g_window, on_scroll); // replaces the backend's; on_scroll forwards to it
     ImGui_ImplOpenGL3_Init("#version 300 es");
 
     astrolabe::wasm::app(); // lists the bundled samples now, before the first frame

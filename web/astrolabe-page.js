@@ -21,6 +21,13 @@
   // The largest file the page reads: wasm32 has 4 GiB in all, and a trace is decoded next to its bytes.
   const MAX_FILE_BYTES = 1024 * 1024 * 1024;
 
+  // Wheel events report pixels, lines or pages (deltaMode); the app wants notches. Recorded before the
+  // simulator's own wheel handler runs (this listener is registered first): 100 px, 3 lines or 1 page per
+  // notch, the conventions browsers use for one click of a wheel.
+  canvas.addEventListener('wheel', (e) => {
+    window.astrolabeWheelScale = e.deltaMode === 1 ? 1 / 3 : e.deltaMode === 2 ? 1 : 1 / 100;
+  }, { capture: true, passive: true });
+
   let ready = false;
   const cstr = (p) => Module.UTF8ToString(p);
   function withCString(s, fn) {
@@ -203,6 +210,9 @@
       const [x, y, w, h] = t.split(' ').map(Number);
       return { x, y, w, h };
     },
+    // What the UI shows now (picker, results tab, timeline window, table scroll, compared runs): for tests
+    // that drive the app with the mouse and keyboard (docs/browser.md).
+    viewState() { requireReady(); return JSON.parse(cstr(Module._astro_view_state())); },
     shareUrl() {
       requireReady();
       const fragment = cstr(Module._astro_share_fragment());

@@ -38,7 +38,12 @@ if (require.main === module) {
   serve(root, port).then((s) => {
     console.log('Astrolabe web app: http://127.0.0.1:' + s.address().port + '/  (Ctrl-C stops)');
   }, (e) => {
-    console.error('serve: ' + e.message);
+    if (e.code === 'EADDRINUSE')
+      console.error('serve: port ' + port + ' is already in use (another server, or an earlier demo still ' +
+        'running); choose another port: PORT=' + (port + 1) + ' scripts/demo, or node web/serve.cjs ' + root + ' ' +
+        (port + 1));
+    else
+      console.error('serve: ' + e.message);
     process.exit(2);
   });
 }

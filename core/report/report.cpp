@@ -1,6 +1,7 @@
 #include "core/report/report.h"
 
 #include "core/base/json_writer.h"
+#include "core/base/time_format.h"
 #include "core/report/warnings.h"
 
 #include <algorithm>
@@ -155,7 +156,8 @@ std::string report_summary(const RunResult& r, const ReportContext& ctx) {
          ctx.compute_model.c_str(), ctx.workload.c_str());
     if (ctx.partial) line("PARTIAL RESULT: %s", ctx.partial_reason.c_str());
     if (!r.complete) line("%s", "INCOMPLETE: some NPUs did not finish (stuck nodes below)");
-    line("total time: %llu ns (%.3f us)", ull(r.total_ns), static_cast<double>(r.total_ns) / 1000.0);
+    // Human units first, the exact ns after the total (the report file keeps every time in ns).
+    line("total time: %s", format_duration_exact(ull(r.total_ns)).c_str());
     std::vector<TimeNs> fin;
     double compute = 0, exposed = 0;
     for (const auto& s : r.stats.npus) {
@@ -165,10 +167,11 @@ std::string report_summary(const RunResult& r, const ReportContext& ctx) {
     }
     std::sort(fin.begin(), fin.end());
     if (!fin.empty()) {
-        line("per-NPU finish: min %llu ns, median %llu ns, max %llu ns", ull(fin.front()),
-             ull(fin[(fin.size() - 1) / 2]), ull(fin.back()));
-        line("per-NPU mean: compute %.0f ns, exposed communication %.0f ns", compute / double(n),
-             exposed / double(n));
+        line("per-NPU finish: min %s, median %s, max %s", format_duration(double(fin.front())).c_str(),
+             format_duration(double(fin[(fin.size() - 1) / 2])).c_str(),
+             format_duration(double(fin.back())).c_str());
+        line("per-NPU mean: compute %s, exposed communication %s",
+             format_duration(compute / double(n)).c_str(), format_duration(exposed / double(n)).c_str());
     }
     if (r.stats.systolic_pes > 0) {
         uint64_t gemms = 0, fallback = 0, replayed = 0, cycles = 0;
@@ -220,13 +223,22 @@ std::string report_summary(const RunResult& r, const ReportContext& ctx) {
 }
 
 std::string timeline_json(const Simulation& sim, const RunResult& r) {
+    return timeline_json(sim, r, TimelineFilter{});
+}
+
+bool TimelineFilter::keeps(const TimelineRecord& rec) const {
+    return rec.npu >= first_npu && rec.npu <= last_npu && rec.end_ns >= from_ns && rec.start_ns <= to_ns;
+}
+
+std::string timeline_json(const Simulation& sim, const RunResult& r, const TimelineFilter& filter) {
     static const char* kTracks[] = {"CPU", "GPU compute", "GPU communication", "receives"};
     JsonWriter w(0);
     w.begin_object();
     w.field("displayTimeUnit", "ns");
     w.key("traceEvents").begin_array();
     const auto& graphs = sim.input().graphs;
-    for (size_t npu = 0; npu < graphs.size(); ++npu) {
+    const size_t last = std::min<size_t>(graphs.size(), size_t(filter.last_npu) + 1);
+    for (size_t npu = filter.first_npu; npu < last; ++npu) {
         w.begin_object();
         w.field("ph", "M").field("name", "process_name").field("pid", uint64_t(npu));
         w.key("args").begin_object().field("name", "NPU " + std::to_string(npu)).end_object();
@@ -239,6 +251,7 @@ std::string timeline_json(const Simulation& sim, const RunResult& r) {
         }
     }
     for (const auto& rec : r.stats.timeline) {
+        if (!filter.keeps(rec)) continue;
         const WorkloadGraph& g = graphs[rec.npu];
         const GraphNode& n = g.nodes[rec.node];
         int track = n.has(kCpuOp) ? 0 : n.kind == NodeKind::Compute ? 1 : n.kind == NodeKind::Recv ? 3 : 2;

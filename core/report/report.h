@@ -31,4 +31,16 @@ std::string report_summary(const RunResult& r, const ReportContext& ctx);
 // wants, with ns precision. Needs a run made with SimulationInput::keep_timeline.
 std::string timeline_json(const Simulation& sim, const RunResult& r);
 
+// Part of the timeline, to keep the file of a large run small: NPUs first_npu..last_npu (inclusive), and
+// the nodes that overlap [from_ns, to_ns]. Nodes are kept whole (a node crossing the window's edge keeps its
+// real start and duration).
+struct TimelineFilter {
+    uint32_t first_npu = 0;
+    uint32_t last_npu = UINT32_MAX;
+    TimeNs from_ns = 0;
+    TimeNs to_ns = kTimeNever;
+    bool keeps(const TimelineRecord& rec) const;
+};
+std::string timeline_json(const Simulation& sim, const RunResult& r, const TimelineFilter& filter);
+
 } // namespace astrolabe

@@ -1,5 +1,6 @@
 // The report contract (docs/report.md): stable keys, totals that agree with the per-NPU numbers, and the
 // same bytes for the same run.
+#include "core/base/time_format.h"
 #include "core/report/report.h"
 #include "support/test_support.h"
 #include "support/trace_builder.h"
@@ -110,15 +111,19 @@ TEST_CASE("report JSON: an incomplete run says so and lists the stuck nodes", "[
 }
 
 TEST_CASE("report summary and timeline", "[report]") {
-    // The summary states the total in ns; the timeline has one complete ("X") event per node run, with
-    // times in microseconds as the trace-event format wants.
+    // The summary states the total in a human unit with the exact ns after it; the timeline has one complete
+    // ("X") event per node run, with times in microseconds as the trace-event format wants.
     SessionConfig cfg = four_ring();
     cfg.keep_timeline = true;
     auto sim = test::build(cfg, staggered());
     REQUIRE(sim.is_ok());
     sim.value()->run_to_end();
     RunResult r = sim.value()->result();
-    CHECK_THAT(report_summary(r, context()), Contains("total time: " + std::to_string(r.total_ns) + " ns"));
+    REQUIRE(r.total_ns >= 1000);
+    REQUIRE(r.total_ns < 1000000); // a few us: the summary says "us", then the exact ns
+    CHECK_THAT(report_summary(r, context()), Contains("total time: " + format_duration(double(r.total_ns)) +
+                                                      " (" + std::to_string(r.total_ns) + " ns)"));
+    CHECK_THAT(report_summary(r, context()), Contains(" us"));
     json t = json::parse(timeline_json(*sim.value(), r));
     size_t complete_events = 0;
     double first_comp_dur = -1;
@@ -129,6 +134,28 @@ TEST_CASE("report summary and timeline", "[report]") {
     }
     CHECK(complete_events == 8);  // 4 NPUs x (compute + all-reduce)
     CHECK(first_comp_dur == 3.0); // NPU 2 computes 3 us
+
+    // Filters: NPUs 1-2 keep their 2 x 2 nodes and only their process metadata; a window after the
+    // computes (which end by 4 us) and before the all-reduces end keeps the 4 all-reduces only.
+    auto count = [&](const TimelineFilter& f, size_t& meta) {
+        json tf = json::parse(timeline_json(*sim.value(), r, f));
+        size_t x = 0;
+        meta = 0;
+        for (const auto& e : tf.at("traceEvents")) {
+            if (e.at("ph") == "X") ++x;
+            if (e.at("ph") == "M" && e.at("name") == "process_name") ++meta;
+        }
+        return x;
+    };
+    size_t meta = 0;
+    TimelineFilter npus;
+    npus.first_npu = 1, npus.last_npu = 2;
+    CHECK(count(npus, meta) == 4);
+    CHECK(meta == 2);
+    TimelineFilter window;
+    window.from_ns = 4001, window.to_ns = r.total_ns;
+    CHECK(count(window, meta) == 4);
+    CHECK(meta == 4);
 }
 
 TEST_CASE("report JSON: per-link statistics of the congestion model", "[report][congestion]") {

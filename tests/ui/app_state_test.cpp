@@ -116,3 +116,29 @@ TEST_CASE("browser app: bad input leaves a message and the scenario as it was", 
     app.doc_changed();
     CHECK_FALSE(app.problems_for("network_model", "").empty());
 }
+
+TEST_CASE("browser app: the Compare tab keeps the previous run, and the critical path ends at the total",
+          "[ui][compare]") {
+    // allreduce_ring8 at its bandwidth, then at double: the ring all-reduce's transfer time halves, so the
+    // second run is faster, and both runs are kept, oldest first. The critical path of each run ends at its
+    // total time (the chain ends with the node that ends last).
+    App app(ASTROLABE_SAMPLES_DIR);
+    REQUIRE(app.load_sample("allreduce_ring8").is_ok());
+    run_like_frames(app, 50);
+    CHECK(app.previous_run() == nullptr);
+    REQUIRE(app.current_run() != nullptr);
+    const TimeNs first = app.result()->total_ns;
+    CHECK(app.critical_path().end_ns == first);
+    CHECK(!app.critical_path().steps.empty());
+    const double bw = app.doc().get_number("/network/bandwidth/0", 0);
+    app.doc().set_number("/network/bandwidth/0", 2 * bw);
+    app.doc_changed();
+    run_like_frames(app, 50);
+    REQUIRE(app.previous_run() != nullptr);
+    CHECK(app.previous_run()->total_ns == first);
+    CHECK(app.current_run()->total_ns == app.result()->total_ns);
+    CHECK(app.current_run()->total_ns < first);
+    CHECK(app.current_run()->number == 2);
+    CHECK_THAT(app.current_run()->label, Contains("sample allreduce_ring8"));
+    CHECK(app.critical_path().end_ns == app.result()->total_ns);
+}

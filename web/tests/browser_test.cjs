@@ -17,6 +17,7 @@ const zlib = require('zlib');
 const { serve } = require('../serve.cjs');
 const { stageChecks } = require('./stage_checks.cjs');
 const { hardwareChecks } = require('./hardware_checks.cjs');
+const { runMouseChecks } = require('./mouse_checks.cjs');
 
 const [webDir, cli, samplesDir] = process.argv.slice(2);
 if (!webDir || !cli || !samplesDir) {
@@ -230,6 +231,7 @@ async function openApp(browser, url) {
     check(errors.length === 0, 'no script errors in the page', errors.join('\n'));
     await context.close();
     await hardwareChecks({ browser, base, cli, samplesDir, check });
+    await runMouseChecks({ browser, base, check, openApp, shotsDir: path.resolve(webDir, '../../screenshots') });
   } finally {
     await browser.close();
     server.close();
