@@ -300,6 +300,11 @@ Result<std::unique_ptr<Simulation>> Simulation::create(SimulationInput input,
         if (p.symmetry.active()) {
             p.symmetry_note = p.symmetry.describe();
             p.matcher->set_symmetry(&p.symmetry);
+            const RankSymmetry* sym = &p.symmetry;
+            p.network->fold_links(
+                NpuFold{[sym](uint32_t x) { return sym->representative(x); },
+                        [sym](uint32_t x, uint32_t by, bool back) { return sym->shift(x, by, back); },
+                        sym->class_of(0)});
         } else {
             p.symmetry_note = "none: " + (why_not.empty() ? std::string("no dimension qualifies") : why_not);
         }

@@ -185,9 +185,6 @@ bool graph_is_moved(const WorkloadGraph& a, const WorkloadGraph& b, const std::v
 
 // The reasons that rule out the reduction for the whole run, or "".
 std::string global_obstacle(const SimulationInput& in) {
-    if (in.network_model != NetworkModelKind::Analytical)
-        return std::string("the ") + network_model_name(in.network_model) +
-               " network model shares links between NPUs";
     if (!in.system.npu_overrides.empty()) return "npu-overrides give NPUs their own figures";
     for (const auto& c : in.custom)
         if (!c.empty()) return "custom collective ETs are position-specific";

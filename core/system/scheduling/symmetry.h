@@ -14,7 +14,9 @@
 // translation taking x to b; the P2P matcher files it under that key (see P2PMatcher::set_symmetry).
 //
 // What keeps positions along d apart, and so turns the reduction off for the dimension or the run:
-// - link contention (congestion and flow models: other NPUs' traffic shares the links) -> analytical only;
+// Link contention (congestion and flow models) is no obstacle: Ring, Switch and FullyConnected links map
+// onto links under every translation used (Ring dimensions are only translated whole), so each link's
+// traffic equals its image's, and the models keep one link per class (NpuFold, link_topology.h).
 // - halving-doubling and double-binary-tree phases on d (their partners are not translation-invariant);
 //   ring and direct phases talk to relative positions and are;
 // - per-NPU overrides, custom collective ETs, memory shared between NPUs;
