@@ -9,6 +9,7 @@
 // the reduction must not be used.
 #include "core/config/scenario.h"
 #include "core/report/report.h"
+#include "core/session/generated_workload.h"
 #include "core/session/scenario_setup.h"
 #include "core/session/session.h"
 #include "core/system/scheduling/symmetry.h"
@@ -282,6 +283,94 @@ TEST_CASE("generated transformer workloads give the same report with and without
                 INFO("symmetry: " << o.symmetry);
                 CHECK(o.complete);
                 CHECK(o.simulated == c.simulated);
+            }
+        }
+}
+
+namespace {
+
+// One run without a timeline (a generator's own traces are then made only for representatives).
+Outcome run_plain(SessionConfig cfg, TraceSource& traces, bool symmetry) {
+    cfg.symmetry = symmetry;
+    cfg.keep_timeline = false;
+    std::vector<std::string> warnings;
+    auto sim = build_simulation(std::move(cfg), traces, warnings);
+    INFO(sim.status().message());
+    REQUIRE(sim.is_ok());
+    sim.value()->run_to_end();
+    RunResult r = sim.value()->result();
+    ReportContext ctx = report_context(*sim.value(), "case");
+    ctx.load_warnings = warnings;
+    nlohmann::json j = nlohmann::json::parse(report_json(r, ctx));
+    j.erase("engine");
+    return {j.dump(1), "", r.simulated_npus, r.symmetry, r.complete};
+}
+
+} // namespace
+
+TEST_CASE("generator-proven symmetry equals trace-proven symmetry and the full run",
+          "[system][symmetry][generate]") {
+    // A generated transformer workload runs three ways: every NPU simulated; symmetric with every rank's
+    // trace made and compared; symmetric with the generator vouching for the translations, only the
+    // representatives' traces made. Expected: the same report each way, and the same symmetry found by
+    // the generator's parameters as by comparing the traces.
+    struct Case {
+        const char* name;
+        const char* generate;
+        const char* network;
+    };
+    const std::vector<Case> cases = {
+        {"dp4 tp2 pp2 on Ring(4) x Switch(2) x Ring(2)",
+         R"("kind": "transformer", "model": "gpt", "layers": 2, "hidden": 512, "heads": 8, "seq": 256, "batch": 8, "micro-batch": 2, "dp": 4, "tp": 2, "pp": 2)",
+         R"({"topology": ["Ring", "Switch", "Ring"], "npus_count": [4, 2, 2], "bandwidth": [50, 300, 50], "latency": [500, 100, 500]})"},
+        {"dp2 tp2 pp2 sharing one switch (a split digit)",
+         R"("kind": "transformer", "model": "gpt", "layers": 2, "hidden": 512, "heads": 8, "seq": 256, "batch": 4, "micro-batch": 2, "dp": 2, "tp": 2, "pp": 2)",
+         R"({"topology": ["Switch", "Switch"], "npus_count": [4, 2], "bandwidth": [300, 25], "latency": [100, 1000]})"},
+        {"dp2 tp2 sp2 with ZeRO-3 and recomputation",
+         R"("kind": "transformer", "model": "gpt", "layers": 2, "hidden": 512, "heads": 8, "seq": 512, "batch": 4, "micro-batch": 2, "dp": 2, "tp": 2, "sp": 2, "weight-sharded": true, "recompute": true)",
+         R"({"topology": ["Switch", "Ring"], "npus_count": [4, 2], "bandwidth": [300, 50], "latency": [100, 500]})"},
+        {"MoE dp4 ep2 tp2 pp2",
+         R"("kind": "transformer", "model": "gpt", "layers": 2, "hidden": 512, "heads": 8, "seq": 256, "batch": 8, "micro-batch": 4, "dp": 4, "tp": 2, "pp": 2, "experts": 4, "ep": 2)",
+         R"({"topology": ["Ring", "Switch", "Ring"], "npus_count": [4, 2, 2], "bandwidth": [50, 300, 50], "latency": [500, 100, 500]})"},
+        {"prefill dp2 tp4 pp2",
+         R"("kind": "transformer", "phase": "prefill", "model": "llama", "layers": 2, "hidden": 512, "heads": 8, "seq": 128, "batch": 4, "micro-batch": 2, "dp": 2, "tp": 4, "pp": 2)",
+         R"({"topology": ["FullyConnected", "Switch", "Ring"], "npus_count": [2, 4, 2], "bandwidth": [100, 300, 50], "latency": [200, 100, 500]})"},
+    };
+    for (const char* model : {"analytical", "congestion"})
+        for (const auto& c : cases) {
+            DYNAMIC_SECTION(model << ": " << c.name) {
+                std::string text =
+                    std::string(R"({"schema": "astrolabe.scenario/1", "network_model": ")") + model +
+                    R"(", "workload": {"generate": {)" + c.generate + R"(}}, "network": )" + c.network +
+                    R"(, "system": {"endpoint-delay": 10, "local-mem-bw": 1600, "peak-perf": 900,
+                    "preferred-dataset-splits": 2, "collective-optimization": "localBWAware"},
+                    "memory": {"memory-type": "LOCAL_MEMORY", "local-mem-latency": 100, "local-mem-bw": 2000},
+                    "compute_model": "roofline"})";
+                auto sc = config::parse_scenario_json(text, "scenario.json");
+                REQUIRE(sc.is_ok());
+                auto setup = scenario_setup(sc.value());
+                INFO(setup.status().message());
+                REQUIRE(setup.is_ok());
+                REQUIRE(setup.value().embedded->vouches_for_translations());
+                const SessionConfig cfg = setup.value().config;
+                Outcome full = run_plain(cfg, *setup.value().embedded, false);
+
+                auto gen = generate_workload(sc.value().workload, sc.value().generate_params);
+                REQUIRE(gen.is_ok());
+                Outcome compared = run_plain(cfg, gen.value().traces, true);
+
+                auto again = scenario_setup(sc.value());
+                REQUIRE(again.is_ok());
+                Outcome vouched = run_plain(cfg, *again.value().embedded, true);
+
+                INFO("compared: " << compared.symmetry << "; vouched: " << vouched.symmetry);
+                CHECK(full.complete);
+                CHECK(full.simulated == cfg.network.npus());
+                CHECK(compared.report == full.report);
+                CHECK(vouched.report == full.report);
+                CHECK(vouched.symmetry == compared.symmetry);
+                CHECK(vouched.simulated == compared.simulated);
+                CHECK(vouched.simulated < full.simulated);
             }
         }
 }
