@@ -28,6 +28,7 @@ public:
     const char* name() const override { return "congestion"; }
     std::vector<LinkStats> link_stats() const override { return links_.stats(counters_); }
     void on_event(uint32_t kind, uint64_t arg) override;
+    void fold_links(NpuFold fold) override { links_.fold(std::move(fold)); }
 
     size_t chunks_in_flight() const { return chunks_.in_use(); }
 

@@ -35,6 +35,7 @@ public:
     const char* name() const override { return "flow"; }
     std::vector<LinkStats> link_stats() const override;
     void on_event(uint32_t kind, uint64_t arg) override;
+    void fold_links(NpuFold fold) override { links_.fold(std::move(fold)); }
 
     size_t flows_in_flight() const { return flows_.in_use(); }
     // The current rate of the flow that `send` created as the n-th flow (tests); bytes/ns. Rates are

@@ -60,6 +60,11 @@ uint32_t LinkTopology::fc_link(uint32_t src, uint32_t dst, size_t d) {
     return it->second;
 }
 
+uint32_t LinkTopology::dense(size_t d, uint32_t npu, uint32_t dir) const {
+    // Folded, the link leaving (or, down from a switch, reaching) `npu` stands in for its representative's.
+    return link_base_[d] + (folded() ? fold_.representative(npu) : npu) * 2 + dir;
+}
+
 uint32_t LinkTopology::next_hop(const RoutePosition& pos, uint32_t dst, RoutePosition& after) {
     if (pos.switch_dim >= 0) {
         // Down from the switch to the line's NPU whose coordinate matches the destination's.
@@ -67,7 +72,7 @@ uint32_t LinkTopology::next_hop(const RoutePosition& pos, uint32_t dst, RoutePos
         uint32_t s = topo_.stride(d);
         uint32_t target = pos.npu - topo_.coord(pos.npu, d) * s + topo_.coord(dst, d) * s;
         after = {target, -1};
-        return link_base_[d] + target * 2 + 1;
+        return dense(d, target, 1);
     }
     size_t d = topo_.first_differing_dim(pos.npu, dst);
     SIM_ASSERT(d < topo_.dims(), "next_hop asked for a message that has arrived");
@@ -81,14 +86,15 @@ uint32_t LinkTopology::next_hop(const RoutePosition& pos, uint32_t dst, RoutePos
         bool forward = n == 2 || cw <= n - cw; // ASTRA-sim: anticlockwise only when strictly shorter
         uint32_t next = forward ? (a + 1) % n : (a + n - 1) % n;
         after = {pos.npu - a * s + next * s, -1};
-        return link_base_[d] + pos.npu * 2 + (forward ? 0 : 1);
+        return dense(d, pos.npu, forward ? 0 : 1);
     }
     case Topology::Switch:
         after = {pos.npu, static_cast<int8_t>(d)};
-        return link_base_[d] + pos.npu * 2;
+        return dense(d, pos.npu, 0);
     case Topology::FullyConnected: {
         uint32_t target = pos.npu - a * s + b * s;
         after = {target, -1};
+        if (folded()) return fc_link(fold_.representative(pos.npu), fold_.shift(target, pos.npu, true), d);
         return fc_link(pos.npu, target, d);
     }
     }
@@ -105,21 +111,40 @@ void LinkTopology::route(uint32_t src, uint32_t dst, std::vector<uint32_t>& out)
     }
 }
 
+LinkInfo LinkTopology::translate(uint32_t l, uint32_t h) const {
+    const LinkInfo& link = links_[l];
+    if (topo_.dim(link.dim).topology == Topology::FullyConnected)
+        return {fold_.shift(link.src, h, false), fold_.shift(link.dst, h, false), link.dim};
+    // Dense links are numbered by their NPU end and direction; translations map lines onto lines, so the
+    // translate is the link of the moved NPU end in the same direction.
+    uint32_t i = l - link_base_[link.dim];
+    return links_[link_base_[link.dim] + fold_.shift(i / 2, h, false) * 2 + i % 2];
+}
+
 std::vector<LinkStats> LinkTopology::stats(const std::vector<LinkCounters>& counters) const {
     std::vector<LinkStats> out;
-    for (size_t l = 0; l < links_.size() && l < counters.size(); ++l) {
-        const LinkCounters& c = counters[l];
-        if (c.bytes == 0) continue;
+    auto add = [&](const LinkInfo& info, const LinkCounters& c) {
         LinkStats s;
-        s.src = links_[l].src;
-        s.dst = links_[l].dst;
+        s.src = info.src;
+        s.dst = info.dst;
         s.src_name = device_name(s.src);
         s.dst_name = device_name(s.dst);
-        s.dim = links_[l].dim;
+        s.dim = info.dim;
         s.bytes = c.bytes;
         s.busy_ns = c.busy_ns;
         s.peak_queue = c.peak_queue;
         out.push_back(std::move(s));
+    };
+    for (size_t l = 0; l < links_.size() && l < counters.size(); ++l) {
+        const LinkCounters& c = counters[l];
+        if (c.bytes == 0) continue;
+        if (!folded()) {
+            add(links_[l], c);
+            continue;
+        }
+        // Only class links carry traffic when folded; each has as much as every translate.
+        for (uint32_t h : fold_.offsets)
+            add(translate(static_cast<uint32_t>(l), h), c);
     }
     // Lazily created links are numbered in order of first use; sort so the report never depends on it.
     std::sort(out.begin(), out.end(), [](const LinkStats& a, const LinkStats& b) {

@@ -11,6 +11,9 @@
 // Routing: dimension-ordered. A message fixes the lowest differing dimension first, then the next, ...;
 // within a dimension a Ring goes the shorter way (clockwise on a tie), a Switch goes up and down, a
 // FullyConnected link goes direct. For one dimension this is exactly ASTRA-sim's route.
+// Folded (a run of representatives, network_model.h NpuFold): next_hop and route return each link's class
+// link, the image under the translation that takes the link's NPU end to its representative; stats() lists
+// every translate of each class link with its counters.
 // Memory: linear in the links that exist. Not modelled: link failures, adaptive routing, switch buffers.
 #pragma once
 
@@ -65,12 +68,19 @@ public:
     // Every link of a route, in order (the flow model holds whole routes).
     void route(uint32_t src, uint32_t dst, std::vector<uint32_t>& out);
 
+    // From now on, links stand for their translates (see the header comment).
+    void fold(NpuFold fold) { fold_ = std::move(fold); }
+    bool folded() const { return static_cast<bool>(fold_.representative); }
+
     // The report rows: links with traffic, ordered by (src, dst) device ids.
     std::vector<LinkStats> stats(const std::vector<LinkCounters>& counters) const;
 
 private:
     uint32_t line_of(uint32_t npu, size_t d) const;
     uint32_t fc_link(uint32_t src, uint32_t dst, size_t d);
+    uint32_t dense(size_t d, uint32_t npu, uint32_t dir) const;
+    // The link `l`'s translate by `h` (an NPU of NPU 0's class), as device ids and dimension.
+    LinkInfo translate(uint32_t l, uint32_t h) const;
 
     const NetworkTopology& topo_;
     uint32_t devices_ = 0;
@@ -78,6 +88,7 @@ private:
     std::vector<uint32_t> switch_base_; // per dimension: first switch device id (Switch)
     std::vector<LinkInfo> links_;
     std::unordered_map<uint64_t, uint32_t> fc_links_; // (src << 32 | dst) -> link, FullyConnected only
+    NpuFold fold_;
 };
 
 } // namespace astrolabe

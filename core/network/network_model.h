@@ -10,6 +10,7 @@
 #include "core/engine/callback.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,17 @@ struct LinkStats {
     uint64_t peak_queue = 0; // most chunks waiting behind the one on the wire (congestion); most flows (flow)
 };
 
+// A run of representatives (core/system/scheduling/symmetry.h): the translations of NPU ranks that map the
+// whole run onto itself. Under them every link has the same traffic at every ns as its translated image, so
+// a model with links keeps state only for one link per class (the one leaving a representative's class
+// position) and lets it stand for the class; the report lists every link.
+struct NpuFold {
+    std::function<uint32_t(uint32_t)> representative; // the NPU's class representative
+    std::function<uint32_t(uint32_t, uint32_t, bool)>
+        shift;                     // x moved by `by`'s symmetric coordinates (or back)
+    std::vector<uint32_t> offsets; // every translation, as NPU 0's class
+};
+
 class NetworkModel {
 public:
     virtual ~NetworkModel() = default;
@@ -32,6 +44,8 @@ public:
     virtual const char* name() const = 0;
     // Links that carried traffic, ordered by (src, dst); empty for models without links.
     virtual std::vector<LinkStats> link_stats() const { return {}; }
+    // Only representatives send from now on; links fold onto their class's (models without links ignore it).
+    virtual void fold_links(NpuFold) {}
     uint64_t messages() const { return messages_; }
     uint64_t bytes() const { return bytes_; }
 

@@ -1,6 +1,6 @@
 #include "core/session/scenario_setup.h"
 
-#include "core/session/generated_workload.h"
+#include "core/session/generated_source.h"
 
 namespace astrolabe {
 
@@ -9,7 +9,8 @@ Status set_models(const std::string& network_model, const std::string& compute_m
     if (!parse_network_model(network_model, cfg.network_model))
         problems.add("network_model: '" + network_model + "'; analytical, congestion or flow was expected");
     if (!parse_compute_model(compute_model, cfg.compute_model))
-        problems.add("compute_model: '" + compute_model + "'; system, trace, roofline or systolic was expected");
+        problems.add("compute_model: '" + compute_model +
+                     "'; system, trace, roofline or systolic was expected");
     return problems;
 }
 
@@ -36,15 +37,16 @@ Result<ScenarioSetup> scenario_setup(config::Scenario s, const std::string& netw
         break;
     }
     case config::Scenario::WorkloadKind::Generate: {
-        auto gen = generate_workload(s.workload, s.generate_params);
+        auto gen = generated_source(s.workload, s.generate_params);
         if (!gen.is_ok()) return gen.status();
         if (gen.value().has_groups) {
             if (!cfg.groups.groups.empty())
-                return Status::error("comm_groups: leave it out with a generated workload (the generator defines "
-                                     "its own groups)");
+                return Status::error(
+                    "comm_groups: leave it out with a generated workload (the generator defines "
+                    "its own groups)");
             cfg.groups = std::move(gen.value().groups);
         }
-        out.embedded = std::make_unique<MemoryTraceSource>(std::move(gen.value().traces));
+        out.embedded = std::move(gen.value().traces);
         out.workload_label = "(generated " + s.workload + ")";
         break;
     }

@@ -23,7 +23,8 @@ struct ScenarioSetup {
 
 // Moves a parsed scenario's configs into a session config. Prefix and sample workloads name files, which
 // the front end resolves (the CLI on disk, the browser in its bundled samples); embedded traces and
-// generated workloads (the generator runs here, in memory) come back as a ready source. Empty overrides keep the scenario's model choices.
+// generated workloads (the generator runs here, in memory) come back as a ready source. Empty overrides keep
+// the scenario's model choices.
 Result<ScenarioSetup> scenario_setup(config::Scenario scenario, const std::string& network_override = "",
                                      const std::string& compute_override = "");
 

@@ -103,20 +103,49 @@ Result<std::unique_ptr<Simulation>> build_simulation(SessionConfig config, Trace
     // The systolic model reads GEMM shapes off PyTorch operators: their names and input shapes.
     read.keep_names = config.keep_names || systolic;
     read.keep_io = systolic;
+    GraphBuildOptions base;
+    base.npus = static_cast<uint32_t>(npus);
+    base.keep_names = config.keep_names;
+    base.ignore_ctrl_deps = config.ignore_ctrl_deps;
+    base.roofline = roofline;
+    base.gemm_shapes = systolic;
+    // A generator that vouches for its translations: only the ranks with distinct DAGs now, the
+    // representatives once the symmetry is known (symmetry.h ensure_graphs), never the others. A timeline
+    // names every NPU's nodes, so it needs every graph.
+    const bool lazy = config.symmetry && !config.keep_timeline && traces.vouches_for_translations();
     std::string bytes, name;
-    for (uint32_t rank = 0; rank < npus; ++rank) {
+    if (lazy) {
+        input.graphs.resize(npus);
+        input.pending.assign(npus, true);
+        input.translation_proof = [&traces](uint32_t stride, uint32_t size) {
+            return traces.keeps_traces(stride, size);
+        };
+        input.load_graph = [&traces, &warnings, base, read](uint32_t rank, const GroupTable& groups,
+                                                            WorkloadGraph& out) {
+            std::string b, n;
+            Status st = traces.read_alone(rank, b, n);
+            if (!st.is_ok()) return st;
+            GraphBuildOptions opt = base;
+            opt.rank = rank;
+            opt.groups = &groups;
+            std::vector<WorkloadGraph> one;
+            st = build_graph(b, n, opt, read, warnings, one);
+            if (st.is_ok()) out = std::move(one[0]);
+            return st;
+        };
+        for (uint32_t rank : traces.distinct_ranks()) {
+            problems.merge(input.load_graph(rank, input.groups, input.graphs[rank]));
+            input.pending[rank] = false;
+        }
+    }
+    for (uint32_t rank = 0; rank < npus && !lazy; ++rank) {
         Status st = traces.read(rank, bytes, name);
         if (!st.is_ok()) {
             problems.merge(st);
         } else {
-            GraphBuildOptions opt;
+            GraphBuildOptions opt = base;
             opt.rank = rank;
-            opt.npus = static_cast<uint32_t>(npus);
             opt.groups = &input.groups;
-            opt.keep_names = config.keep_names;
-            opt.ignore_ctrl_deps = config.ignore_ctrl_deps;
-            opt.roofline = roofline;
-            opt.gemm_shapes = systolic;
             problems.merge(build_graph(bytes, name, opt, read, warnings, input.graphs));
         }
         if (problems.problems().size() >= kMaxProblems) {

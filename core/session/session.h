@@ -24,6 +24,17 @@ public:
     virtual int64_t count() const = 0;
     // The bytes of rank `rank`'s trace and a name for messages (a file name).
     virtual Status read(uint32_t rank, std::string& bytes, std::string& name) = 0;
+
+    // A generator can say which ranks are alike up to translation without the traces being compared
+    // (SimulationInput::translation_proof): whether moving every rank by one along the rank digit
+    // (r / stride) % size maps each trace onto its image's, the ranks whose traces hold every distinct DAG,
+    // and one rank's trace made alone. Sources that cannot say keep these defaults.
+    virtual bool vouches_for_translations() const { return false; }
+    virtual bool keeps_traces(uint32_t /*stride*/, uint32_t /*size*/) const { return false; }
+    virtual std::vector<uint32_t> distinct_ranks() const { return {}; }
+    virtual Status read_alone(uint32_t rank, std::string& bytes, std::string& name) {
+        return read(rank, bytes, name);
+    }
 };
 
 // Traces already in memory (the browser, tests, generated workloads).

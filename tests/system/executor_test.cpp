@@ -323,9 +323,11 @@ TEST_CASE("executor: degenerate inputs finish instead of crashing or hanging", "
 TEST_CASE("executor: chunk streams are bounded before the run makes them", "[executor][resources]") {
     // Every chunk of a collective is a stream of about 2 KB, alive at once on each NPU: NPUs x
     // preferred-dataset-splits may be at most 2^18 = 262144. On a 4-ring that is 65536 splits; one more is
-    // refused with the largest allowed value. A trace without collectives needs no streams at all.
-    auto ring4 = [](uint32_t splits) {
+    // refused with the largest allowed value. A trace without collectives needs no streams at all. Only
+    // simulated NPUs hold streams: with symmetry (one NPU simulated) 65537 splits fit, 262145 do not.
+    auto ring4 = [](uint32_t splits, bool symmetry = false) {
         SessionConfig cfg = ring(4);
+        cfg.symmetry = symmetry;
         cfg.system =
             test::system_json(R"({"all-reduce-implementation": ["ring"], "preferred-dataset-splits": )" +
                               std::to_string(splits) + "}");
@@ -341,4 +343,9 @@ TEST_CASE("executor: chunk streams are bounded before the run makes them", "[exe
                Contains("system: preferred-dataset-splits: 65537 chunks on each of 4 NPUs make 262148 chunk "
                         "streams at once; at most 262144 fit (at most 65536 splits on this network)"));
     CHECK(test::build(ring4(65537), test::same_on_all(comp, 4)).is_ok());
+    CHECK(test::build(ring4(65537, true), test::same_on_all(coll, 4)).is_ok());
+    auto one = test::build(ring4(262145, true), test::same_on_all(coll, 4));
+    REQUIRE_FALSE(one.is_ok());
+    CHECK_THAT(one.status().message(),
+               Contains("262145 chunks on each of 4 NPUs (1 of them simulated, one per class) make 262145"));
 }

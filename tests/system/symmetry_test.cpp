@@ -9,6 +9,7 @@
 // the reduction must not be used.
 #include "core/config/scenario.h"
 #include "core/report/report.h"
+#include "core/session/generated_workload.h"
 #include "core/session/scenario_setup.h"
 #include "core/session/session.h"
 #include "core/system/scheduling/symmetry.h"
@@ -91,8 +92,8 @@ Outcome compare_scenario(const std::string& text) {
 }
 
 std::string microbench(const std::string& collective, uint32_t npus, const std::string& network,
-                       const std::string& system_extra) {
-    return R"({"schema": "astrolabe.scenario/1",
+                       const std::string& system_extra, const std::string& model = "analytical") {
+    return R"({"schema": "astrolabe.scenario/1", "network_model": ")" + model + R"(",
       "workload": {"generate": {"kind": "microbench", "collective": ")" +
            collective + R"(", "size": "256KiB", "npus": )" + std::to_string(npus) +
            R"(, "repeat": 2, "compute-us": 3}},
@@ -155,9 +156,18 @@ TEST_CASE("every ASTRA-sim reference case gives the same report with and without
     CHECK(reduced == 45);
 }
 
-TEST_CASE("generated collectives give the same report with and without symmetry", "[system][symmetry]") {
-    // Expected: identical reports; every case below is symmetric in all its dimensions, so one NPU is
-    // simulated.
+namespace {
+
+struct CollectiveCase {
+    const char* collective;
+    uint32_t npus;
+    std::string network;
+    std::string system;
+};
+
+// Collectives of every type on Ring, Switch and FullyConnected dimensions, 1 to 3 of them, ring and direct,
+// LIFO and FIFO, 1 to 4 chunks, 1 or 2 active chunks.
+std::vector<CollectiveCase> collective_cases() {
     const std::string ring64 =
         R"({"topology": ["Ring"], "npus_count": [64], "bandwidth": [50], "latency": [500]})";
     const std::string sw16 =
@@ -169,38 +179,64 @@ TEST_CASE("generated collectives give the same report with and without symmetry"
     const std::string rfs2x3x4 =
         R"({"topology": ["Ring", "FullyConnected", "Switch"], "npus_count": [2, 3, 4],
         "bandwidth": [300, 100, 25], "latency": [50, 200, 900]})";
-    struct Case {
-        const char* collective;
-        uint32_t npus;
-        const std::string* network;
-        std::string system;
-    };
-    const std::vector<Case> cases = {
-        {"all_reduce", 64, &ring64,
+    const std::string ring12 =
+        R"({"topology": ["Ring"], "npus_count": [12], "bandwidth": [50], "latency": [500]})";
+    const std::string rr6x4 =
+        R"({"topology": ["Ring", "Ring"], "npus_count": [6, 4], "bandwidth": [100, 25], "latency": [300, 800]})";
+    return {
+        {"all_reduce", 64, ring64,
          R"("scheduling-policy": "LIFO", "preferred-dataset-splits": 4, "active-chunks-per-dimension": 1)"},
-        {"all_reduce", 64, &ring64,
+        {"all_reduce", 64, ring64,
          R"("scheduling-policy": "FIFO", "preferred-dataset-splits": 4, "active-chunks-per-dimension": 2)"},
-        {"all_gather", 16, &sw16,
-         R"("all-gather-implementation": ["direct"], "preferred-dataset-splits": 3)"},
-        {"reduce_scatter", 16, &sw16,
+        {"all_gather", 16, sw16, R"("all-gather-implementation": ["direct"], "preferred-dataset-splits": 3)"},
+        {"reduce_scatter", 16, sw16,
          R"("reduce-scatter-implementation": ["ring"], "preferred-dataset-splits": 1)"},
-        {"all_to_all", 8, &fc8, R"("all-to-all-implementation": ["direct"], "preferred-dataset-splits": 2)"},
-        {"all_reduce", 16, &rs4x4,
+        {"all_to_all", 8, fc8, R"("all-to-all-implementation": ["direct"], "preferred-dataset-splits": 2)"},
+        {"all_reduce", 16, rs4x4,
          R"("all-reduce-implementation": ["ring", "direct"], "collective-optimization": "localBWAware", "preferred-dataset-splits": 4)"},
-        {"all_reduce", 16, &rs4x4,
+        {"all_reduce", 16, rs4x4,
          R"("all-reduce-implementation": ["direct", "ring"], "collective-optimization": "baseline", "scheduling-policy": "FIFO", "active-chunks-per-dimension": 2)"},
-        {"all_gather", 24, &rfs2x3x4,
+        {"all_gather", 24, rfs2x3x4,
          R"("all-gather-implementation": ["ring", "direct", "ring"], "preferred-dataset-splits": 2)"},
-        {"all_to_all", 24, &rfs2x3x4,
+        {"all_to_all", 24, rfs2x3x4,
          R"("all-to-all-implementation": ["direct", "ring", "direct"], "preferred-dataset-splits": 2)"},
+        // Direct on a ring: messages of several hops share links with other NPUs' messages.
+        {"all_to_all", 12, ring12,
+         R"("all-to-all-implementation": ["direct"], "preferred-dataset-splits": 3)"},
+        {"all_reduce", 12, ring12,
+         R"("all-reduce-implementation": ["direct"], "scheduling-policy": "FIFO", "active-chunks-per-dimension": 2, "preferred-dataset-splits": 4)"},
+        {"reduce_scatter", 24, rr6x4,
+         R"("reduce-scatter-implementation": ["direct", "ring"], "preferred-dataset-splits": 2)"},
     };
-    for (const auto& c : cases) {
+}
+
+} // namespace
+
+TEST_CASE("generated collectives give the same report with and without symmetry", "[system][symmetry]") {
+    // Expected: identical reports; every case is symmetric in all its dimensions, so one NPU is simulated.
+    for (const auto& c : collective_cases()) {
         DYNAMIC_SECTION(c.collective << " on " << c.npus << " NPUs, " << c.system) {
-            Outcome o = compare_scenario(microbench(c.collective, c.npus, *c.network, c.system));
+            Outcome o = compare_scenario(microbench(c.collective, c.npus, c.network, c.system));
             CHECK(o.complete);
             CHECK(o.simulated == 1);
         }
     }
+}
+
+TEST_CASE("generated collectives under the congestion and flow models give the same report with symmetry",
+          "[system][symmetry]") {
+    // The links of Ring, Switch and FullyConnected dimensions map onto themselves under the translations,
+    // so each representative's links stand for their translates' (link_topology.h). Expected: identical
+    // reports, link tables included, with one NPU simulated.
+    for (const char* model : {"congestion", "flow"})
+        for (const auto& c : collective_cases()) {
+            DYNAMIC_SECTION(model << ": " << c.collective << " on " << c.npus << " NPUs, " << c.system) {
+                Outcome o = compare_scenario(microbench(c.collective, c.npus, c.network, c.system, model));
+                CHECK(o.complete);
+                CHECK(o.simulated == 1);
+                CHECK(o.report.find("\"links\": [\n  {") != std::string::npos);
+            }
+        }
 }
 
 TEST_CASE("generated transformer workloads give the same report with and without symmetry",
@@ -233,21 +269,111 @@ TEST_CASE("generated transformer workloads give the same report with and without
          R"("kind": "transformer", "phase": "decode", "decode-steps": 2, "model": "gpt", "layers": 2, "hidden": 512, "heads": 8, "seq": 128, "batch": 4, "micro-batch": 2, "dp": 2, "tp": 4)",
          R"({"topology": ["Switch"], "npus_count": [8], "bandwidth": [300], "latency": [100]})", 1},
     };
-    for (const auto& c : cases) {
-        DYNAMIC_SECTION(c.name) {
-            std::string text =
-                std::string(R"({"schema": "astrolabe.scenario/1", "workload": {"generate": {)") + c.generate +
-                R"(}}, "network": )" + c.network +
-                R"(, "system": {"endpoint-delay": 10, "local-mem-bw": 1600, "peak-perf": 900,
+    // Under the congestion and flow models too: pipeline send/recv and the groups' collectives share links.
+    for (const char* model : {"analytical", "congestion", "flow"})
+        for (const auto& c : cases) {
+            DYNAMIC_SECTION(model << ": " << c.name) {
+                std::string text =
+                    std::string(R"({"schema": "astrolabe.scenario/1", "network_model": ")") + model +
+                    R"(", "workload": {"generate": {)" + c.generate + R"(}}, "network": )" + c.network +
+                    R"(, "system": {"endpoint-delay": 10, "local-mem-bw": 1600, "peak-perf": 900,
                 "preferred-dataset-splits": 2, "collective-optimization": "localBWAware"},
                 "memory": {"memory-type": "LOCAL_MEMORY", "local-mem-latency": 100, "local-mem-bw": 2000},
                 "compute_model": "roofline"})";
-            Outcome o = compare_scenario(text);
-            INFO("symmetry: " << o.symmetry);
-            CHECK(o.complete);
-            CHECK(o.simulated == c.simulated);
+                Outcome o = compare_scenario(text);
+                INFO("symmetry: " << o.symmetry);
+                CHECK(o.complete);
+                CHECK(o.simulated == c.simulated);
+            }
         }
-    }
+}
+
+namespace {
+
+// One run without a timeline (a generator's own traces are then made only for representatives).
+Outcome run_plain(SessionConfig cfg, TraceSource& traces, bool symmetry) {
+    cfg.symmetry = symmetry;
+    cfg.keep_timeline = false;
+    std::vector<std::string> warnings;
+    auto sim = build_simulation(std::move(cfg), traces, warnings);
+    INFO(sim.status().message());
+    REQUIRE(sim.is_ok());
+    sim.value()->run_to_end();
+    RunResult r = sim.value()->result();
+    ReportContext ctx = report_context(*sim.value(), "case");
+    ctx.load_warnings = warnings;
+    nlohmann::json j = nlohmann::json::parse(report_json(r, ctx));
+    j.erase("engine");
+    return {j.dump(1), "", r.simulated_npus, r.symmetry, r.complete};
+}
+
+} // namespace
+
+TEST_CASE("generator-proven symmetry equals trace-proven symmetry and the full run",
+          "[system][symmetry][generate]") {
+    // A generated transformer workload runs three ways: every NPU simulated; symmetric with every rank's
+    // trace made and compared; symmetric with the generator vouching for the translations, only the
+    // representatives' traces made. Expected: the same report each way, and the same symmetry found by
+    // the generator's parameters as by comparing the traces.
+    struct Case {
+        const char* name;
+        const char* generate;
+        const char* network;
+    };
+    const std::vector<Case> cases = {
+        {"dp4 tp2 pp2 on Ring(4) x Switch(2) x Ring(2)",
+         R"("kind": "transformer", "model": "gpt", "layers": 2, "hidden": 512, "heads": 8, "seq": 256, "batch": 8, "micro-batch": 2, "dp": 4, "tp": 2, "pp": 2)",
+         R"({"topology": ["Ring", "Switch", "Ring"], "npus_count": [4, 2, 2], "bandwidth": [50, 300, 50], "latency": [500, 100, 500]})"},
+        {"dp2 tp2 pp2 sharing one switch (a split digit)",
+         R"("kind": "transformer", "model": "gpt", "layers": 2, "hidden": 512, "heads": 8, "seq": 256, "batch": 4, "micro-batch": 2, "dp": 2, "tp": 2, "pp": 2)",
+         R"({"topology": ["Switch", "Switch"], "npus_count": [4, 2], "bandwidth": [300, 25], "latency": [100, 1000]})"},
+        {"dp2 tp2 sp2 with ZeRO-3 and recomputation",
+         R"("kind": "transformer", "model": "gpt", "layers": 2, "hidden": 512, "heads": 8, "seq": 512, "batch": 4, "micro-batch": 2, "dp": 2, "tp": 2, "sp": 2, "weight-sharded": true, "recompute": true)",
+         R"({"topology": ["Switch", "Ring"], "npus_count": [4, 2], "bandwidth": [300, 50], "latency": [100, 500]})"},
+        {"MoE dp4 ep2 tp2 pp2",
+         R"("kind": "transformer", "model": "gpt", "layers": 2, "hidden": 512, "heads": 8, "seq": 256, "batch": 8, "micro-batch": 4, "dp": 4, "tp": 2, "pp": 2, "experts": 4, "ep": 2)",
+         R"({"topology": ["Ring", "Switch", "Ring"], "npus_count": [4, 2, 2], "bandwidth": [50, 300, 50], "latency": [500, 100, 500]})"},
+        {"prefill dp2 tp4 pp2",
+         R"("kind": "transformer", "phase": "prefill", "model": "llama", "layers": 2, "hidden": 512, "heads": 8, "seq": 128, "batch": 4, "micro-batch": 2, "dp": 2, "tp": 4, "pp": 2)",
+         R"({"topology": ["FullyConnected", "Switch", "Ring"], "npus_count": [2, 4, 2], "bandwidth": [100, 300, 50], "latency": [200, 100, 500]})"},
+    };
+    for (const char* model : {"analytical", "congestion"})
+        for (const auto& c : cases) {
+            DYNAMIC_SECTION(model << ": " << c.name) {
+                std::string text =
+                    std::string(R"({"schema": "astrolabe.scenario/1", "network_model": ")") + model +
+                    R"(", "workload": {"generate": {)" + c.generate + R"(}}, "network": )" + c.network +
+                    R"(, "system": {"endpoint-delay": 10, "local-mem-bw": 1600, "peak-perf": 900,
+                    "preferred-dataset-splits": 2, "collective-optimization": "localBWAware"},
+                    "memory": {"memory-type": "LOCAL_MEMORY", "local-mem-latency": 100, "local-mem-bw": 2000},
+                    "compute_model": "roofline"})";
+                auto sc = config::parse_scenario_json(text, "scenario.json");
+                REQUIRE(sc.is_ok());
+                auto setup = scenario_setup(sc.value());
+                INFO(setup.status().message());
+                REQUIRE(setup.is_ok());
+                REQUIRE(setup.value().embedded->vouches_for_translations());
+                const SessionConfig cfg = setup.value().config;
+                Outcome full = run_plain(cfg, *setup.value().embedded, false);
+
+                auto gen = generate_workload(sc.value().workload, sc.value().generate_params);
+                REQUIRE(gen.is_ok());
+                Outcome compared = run_plain(cfg, gen.value().traces, true);
+
+                auto again = scenario_setup(sc.value());
+                REQUIRE(again.is_ok());
+                Outcome vouched = run_plain(cfg, *again.value().embedded, true);
+
+                INFO("compared: " << compared.symmetry << "; vouched: " << vouched.symmetry);
+                CHECK(full.complete);
+                CHECK(full.simulated == cfg.network.npus());
+                CHECK(compared.report == full.report);
+                CHECK(vouched.report == full.report);
+                CHECK(vouched.symmetry == compared.symmetry);
+                CHECK(vouched.simulated == compared.simulated);
+                CHECK(vouched.simulated < full.simulated);
+            }
+        }
 }
 
 TEST_CASE("send/recv rings, stuck receives and unreceived sends give the same report with symmetry",
@@ -299,12 +425,29 @@ TEST_CASE("symmetry is not used where it would not be exact", "[system][symmetry
         CHECK(o.simulated == n);
         CHECK(o.symmetry.find("halvingDoubling") != std::string::npos);
     }
-    SECTION("links shared between NPUs (flow model)") {
+    SECTION("links shared between NPUs are no obstacle (flow model), a differing trace still is") {
+        // The flow model's links fold onto the representative's: one NPU simulated, the same report.
+        // With NPU 5's compute 1 ns longer, no translation maps the run onto itself: all 8 simulated.
         SessionConfig cfg = ring_config(n);
         cfg.network_model = NetworkModelKind::Flow;
+        CHECK(compare_traces(cfg, same).simulated == 1);
+        std::vector<std::string> traces = same;
+        TraceBuilder slow;
+        slow.comp(1, 11);
+        slow.coll(2, trace::CollectiveType::AllReduce, 1 << 20, {1});
+        traces[5] = slow.bytes();
+        Outcome o = compare_traces(cfg, traces);
+        CHECK(o.simulated == n);
+        CHECK(o.symmetry.find("differ") != std::string::npos);
+    }
+    SECTION("halving-doubling under the congestion model") {
+        // Its partners (distance 1, 2, 4, ...) are not translation-invariant whatever the network model.
+        SessionConfig cfg = ring_config(n);
+        cfg.network_model = NetworkModelKind::Congestion;
+        cfg.system.implementation[0] = {{config::CollectiveAlgorithm::HalvingDoubling, -1}};
         Outcome o = compare_traces(cfg, same);
         CHECK(o.simulated == n);
-        CHECK(o.symmetry.find("shares links") != std::string::npos);
+        CHECK(o.symmetry.find("halvingDoubling") != std::string::npos);
     }
     SECTION("one NPU's trace differs") {
         std::vector<std::string> traces = same;

@@ -186,12 +186,13 @@ async function openApp(browser, url) {
       'opened .et files of ' + first + ' run to the sample\'s total (' + uploaded.total_ns + ' ns)');
 
     // 5. Cancel: a long generated run stops on request with a partial report, and the page kept drawing
-    //    frames meanwhile (the run is stepped a slice per frame). The congestion model simulates every NPU
-    //    (an analytical run of identical NPUs would simulate one and end at once: docs/symmetry.md).
+    //    frames meanwhile (the run is stepped a slice per frame). Halving-doubling keeps every NPU simulated
+    //    (a ring all-reduce of identical NPUs would simulate one and end at once: docs/symmetry.md), and the
+    //    congestion model moves its chunks hop by hop over the ring: seconds of work.
     const long = await page.evaluate(() => window.astrolabe.loadScenario({
       workload: { generate: { kind: 'microbench', collective: 'all_reduce', size: '64MiB', npus: 512, repeat: 8 } },
       network: { topology: ['Ring'], npus_count: [512], bandwidth: [50], latency: [500] },
-      system: { 'preferred-dataset-splits': 16, 'all-reduce-implementation': ['ring'] },
+      system: { 'preferred-dataset-splits': 16, 'all-reduce-implementation': ['halvingDoubling'] },
       network_model: 'congestion',
     }));
     check(long.ok, 'a generated 512-NPU microbenchmark scenario loads', long.problems);

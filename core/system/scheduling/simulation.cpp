@@ -187,19 +187,22 @@ namespace {
 // with its own phase state (about 2 KB). Bound the streams alive at once before the run makes them: a
 // million splits on 8 NPUs would otherwise take 15 GB and hours inside one event; 2^18 streams take about
 // 500 MB (4096 NPUs with 64 splits). Only traces with collectives (whole-system or group) need streams.
-Status check_streams(const SimulationInput& in, const std::string& source) {
+Status check_streams(const SimulationInput& in, const std::string& source, uint64_t simulated) {
     constexpr uint64_t kMaxStreams = uint64_t(1) << 18;
     const uint64_t npus = in.network.npus();
     const uint64_t splits = std::max<uint32_t>(1, in.system.preferred_dataset_splits);
-    if (npus * splits <= kMaxStreams) return Status::ok();
+    if (simulated * splits <= kMaxStreams) return Status::ok();
+    const std::string of_them =
+        simulated < npus ? " (" + std::to_string(simulated) + " of them simulated, one per class)" : "";
     for (const auto& g : in.graphs)
         for (const auto& n : g.nodes)
             if (n.kind == NodeKind::Collective)
                 return Status::error(
                     source + ": preferred-dataset-splits: " + std::to_string(splits) + " chunks on each of " +
-                    std::to_string(npus) + " NPUs make " + std::to_string(npus * splits) +
+                    std::to_string(npus) + " NPUs" + of_them + " make " + std::to_string(simulated * splits) +
                     " chunk streams at once; at most " + std::to_string(kMaxStreams) + " fit (at most " +
-                    std::to_string(std::max<uint64_t>(1, kMaxStreams / npus)) + " splits on this network)");
+                    std::to_string(std::max<uint64_t>(1, kMaxStreams / simulated)) +
+                    " splits on this network)");
     return Status::ok();
 }
 
@@ -257,7 +260,6 @@ Result<std::unique_ptr<Simulation>> Simulation::create(SimulationInput input,
     problems.merge(check_collectives(input.system, input.network,
                                      used_collective_kinds(input.graphs, input.groups), "system", warnings));
     problems.merge(check_custom(input, "system"));
-    problems.merge(check_streams(input, "system"));
     uint64_t memory_nodes = 0;
     for (const auto& g : input.graphs)
         for (const auto& n : g.nodes)
@@ -273,8 +275,6 @@ Result<std::unique_ptr<Simulation>> Simulation::create(SimulationInput input,
     std::unique_ptr<Simulation> sim(new Simulation());
     sim->input_ = std::move(input);
     const SimulationInput& in = sim->input_;
-    for (const auto& g : in.graphs)
-        sim->nodes_total_ += g.size();
     auto parts = std::make_unique<Parts>();
     Parts& p = *parts;
     auto n = static_cast<uint32_t>(npus);
@@ -296,14 +296,29 @@ Result<std::unique_ptr<Simulation>> Simulation::create(SimulationInput input,
     p.matcher = std::make_unique<P2PMatcher>(p.engine, *p.network);
     if (in.symmetry) {
         std::string why_not;
-        p.symmetry = find_symmetry(in, why_not);
+        p.symmetry = find_symmetry(sim->input_, why_not);
         if (p.symmetry.active()) {
             p.symmetry_note = p.symmetry.describe();
             p.matcher->set_symmetry(&p.symmetry);
+            const RankSymmetry* sym = &p.symmetry;
+            p.network->fold_links(
+                NpuFold{[sym](uint32_t x) { return sym->representative(x); },
+                        [sym](uint32_t x, uint32_t by, bool back) { return sym->shift(x, by, back); },
+                        sym->class_of(0)});
         } else {
             p.symmetry_note = "none: " + (why_not.empty() ? std::string("no dimension qualifies") : why_not);
         }
     }
+    // Graphs a generator left to build on demand: the representatives', or all of them without symmetry.
+    Status built = ensure_graphs(sim->input_, p.symmetry);
+    if (!built.is_ok()) return built;
+    sim->input_.load_graph = nullptr; // it refers to the caller's trace source
+    sim->input_.translation_proof = nullptr;
+    // Streams exist only on simulated NPUs; the bound is checked once they are known.
+    Status streams = check_streams(in, "system", n / p.symmetry.order());
+    if (!streams.is_ok()) return streams;
+    for (uint32_t r = 0; r < n; ++r)
+        if (p.symmetry.is_representative(r)) sim->nodes_total_ += in.graphs[r].size() * p.symmetry.order();
     if (in.memory.type != config::MemoryType::NoExpansion)
         p.memory = std::make_unique<RemoteMemory>(in.memory, *p.buckets, n);
     p.collectives = std::make_unique<CollectiveEngine>(*p.buckets, *p.matcher, in.system, p.topology,

@@ -12,6 +12,7 @@
 #include "core/system/scheduling/workload_executor.h"
 #include "core/system/scheduling/workload_graph.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -38,6 +39,13 @@ struct SimulationInput {
     // Simulate one representative NPU per class of provably identical NPUs when the inputs allow it
     // (symmetry.h); the results are the full run's either way.
     bool symmetry = true;
+    // A workload generator's word on translations, used instead of comparing traces (symmetry.h): whether
+    // moving every rank by one along the rank digit (r / stride) % size maps each trace onto its image's.
+    std::function<bool(uint32_t stride, uint32_t size)> translation_proof;
+    // With translation_proof, graphs may be built on demand: pending[r] while graphs[r] is not, and
+    // load_graph builds it. Only the representatives' are then ever built (ensure_graphs, symmetry.h).
+    std::vector<bool> pending;
+    std::function<Status(uint32_t rank, const GroupTable& groups, WorkloadGraph& out)> load_graph;
     // Custom collective implementations per config::CollectiveKind: one graph per group position.
     std::vector<WorkloadGraph> custom[config::kCollectiveKinds];
 };

@@ -185,9 +185,6 @@ bool graph_is_moved(const WorkloadGraph& a, const WorkloadGraph& b, const std::v
 
 // The reasons that rule out the reduction for the whole run, or "".
 std::string global_obstacle(const SimulationInput& in) {
-    if (in.network_model != NetworkModelKind::Analytical)
-        return std::string("the ") + network_model_name(in.network_model) +
-               " network model shares links between NPUs";
     if (!in.system.npu_overrides.empty()) return "npu-overrides give NPUs their own figures";
     for (const auto& c : in.custom)
         if (!c.empty()) return "custom collective ETs are position-specific";
@@ -222,11 +219,14 @@ bool translation_invariant_algorithms(const SimulationInput& in, const LogicalTo
 
 // Every communicator group a representative's collectives use must be mapped onto itself by the
 // translations between its members: their packets then carry the group's own stream tags on both ends.
-bool groups_closed(const SimulationInput& in, const RankSymmetry& sym, std::string& why) {
+bool groups_closed(SimulationInput& in, const RankSymmetry& sym, std::string& why) {
     const auto npus = static_cast<uint32_t>(in.graphs.size());
     std::vector<bool> checked(in.groups.groups.size(), false);
     for (uint32_t rep = 0; rep < npus; ++rep) {
         if (!sym.is_representative(rep)) continue;
+        // A graph that fails to build stays pending; ensure_graphs reports it.
+        if (!in.pending.empty() && in.pending[rep] && in.load_graph(rep, in.groups, in.graphs[rep]).is_ok())
+            in.pending[rep] = false;
         for (const auto& n : in.graphs[rep].nodes) {
             if (n.kind != NodeKind::Collective || n.peer == 0 || checked[n.peer]) continue;
             checked[n.peer] = true;
@@ -279,6 +279,7 @@ struct DigitSearch {
         uint32_t unit = 1;
         for (size_t i = 0; i < k; ++i)
             unit *= digits[i];
+        if (in.translation_proof) return in.translation_proof(unit, digits[k]);
         auto move = [&](uint32_t x) { return step.shift(x, unit); };
         std::vector<int> moved = moved_groups(in.groups, lookup, npus, move);
         for (uint32_t r = 0; r < npus; ++r)
@@ -289,7 +290,7 @@ struct DigitSearch {
 
 } // namespace
 
-RankSymmetry find_symmetry(const SimulationInput& in, std::string& why_not) {
+RankSymmetry find_symmetry(SimulationInput& in, std::string& why_not) {
     why_not = global_obstacle(in);
     if (!why_not.empty()) return {};
     if (in.network.dims.size() > 15) { // two digits a dimension must fit the 32-bit digit mask
@@ -356,6 +357,21 @@ RankSymmetry find_symmetry(const SimulationInput& in, std::string& why_not) {
     }
     why_not = why;
     return sym;
+}
+
+Status ensure_graphs(SimulationInput& in, const RankSymmetry& sym) {
+    Status problems;
+    for (uint32_t r = 0; r < in.pending.size(); ++r) {
+        if (!in.pending[r] || (sym.active() && !sym.is_representative(r))) continue;
+        Status st = in.load_graph(r, in.groups, in.graphs[r]);
+        if (!st.is_ok()) {
+            problems.merge(st);
+            if (problems.problems().size() >= 20) break;
+            continue;
+        }
+        in.pending[r] = false;
+    }
+    return problems;
 }
 
 // [SECTION] copying the representatives' results

@@ -14,7 +14,9 @@
 // translation taking x to b; the P2P matcher files it under that key (see P2PMatcher::set_symmetry).
 //
 // What keeps positions along d apart, and so turns the reduction off for the dimension or the run:
-// - link contention (congestion and flow models: other NPUs' traffic shares the links) -> analytical only;
+// Link contention (congestion and flow models) is no obstacle: Ring, Switch and FullyConnected links map
+// onto links under every translation used (Ring dimensions are only translated whole), so each link's
+// traffic equals its image's, and the models keep one link per class (NpuFold, link_topology.h).
 // - halving-doubling and double-binary-tree phases on d (their partners are not translation-invariant);
 //   ring and direct phases talk to relative positions and are;
 // - per-NPU overrides, custom collective ETs, memory shared between NPUs;
@@ -69,8 +71,12 @@ private:
 };
 
 // The largest symmetry the inputs allow (order 1 when none); `why_not` says what ruled out the
-// dimensions that were left out, for the report.
-RankSymmetry find_symmetry(const SimulationInput& in, std::string& why_not);
+// dimensions that were left out, for the report. With in.translation_proof the traces are not compared
+// (a generator vouches for them) and graphs still pending are built only for representatives it looks at.
+RankSymmetry find_symmetry(SimulationInput& in, std::string& why_not);
+
+// Builds the pending graphs the run needs: the representatives' under `sym`, every one without symmetry.
+Status ensure_graphs(SimulationInput& in, const RankSymmetry& sym);
 
 // Turns the result of a run of representatives into the full run's: per-NPU figures, collectives, the
 // timeline, unreceived messages and counters copied to every class member. Stuck nodes are the caller's.

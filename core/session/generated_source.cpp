@@ -1,0 +1,77 @@
+#include "core/session/generated_source.h"
+
+#include "core/config/config_parse.h"
+#include "core/generate/transformer.h"
+#include "core/generate/transformer_symmetry.h"
+#include "core/session/generated_workload.h"
+#include "core/trace/trace_reader.h"
+
+namespace astrolabe {
+
+namespace {
+
+class TransformerSource final : public TraceSource {
+public:
+    TransformerSource(const generate::TransformerParams& p,
+                      std::vector<std::pair<std::string, std::string>> params)
+        : translations_(p), params_(std::move(params)) {}
+
+    int64_t count() const override { return translations_.npus(); }
+    Status read(uint32_t rank, std::string& bytes, std::string& name) override {
+        // Every rank in turn: generate them all once, exactly as generate_workload does.
+        if (!all_) {
+            auto gen = generate_workload("transformer", params_);
+            if (!gen.is_ok()) return gen.status();
+            all_ = std::make_unique<MemoryTraceSource>(std::move(gen.value().traces));
+        }
+        return all_->read(rank, bytes, name);
+    }
+    bool vouches_for_translations() const override { return true; }
+    bool keeps_traces(uint32_t stride, uint32_t size) const override {
+        return translations_.translation_keeps_traces(stride, size);
+    }
+    std::vector<uint32_t> distinct_ranks() const override { return translations_.stage_ranks(); }
+    Status read_alone(uint32_t rank, std::string& bytes, std::string& name) override {
+        if (rank >= translations_.npus())
+            return Status::error("workload: no trace for NPU " + std::to_string(rank));
+        bytes = trace::encode_trace(translations_.rank_trace(rank));
+        name = "transformer." + std::to_string(rank) + ".et";
+        return Status::ok();
+    }
+
+private:
+    generate::TransformerTranslations translations_;
+    std::vector<std::pair<std::string, std::string>> params_;
+    std::unique_ptr<MemoryTraceSource> all_;
+};
+
+} // namespace
+
+Result<GeneratedSource> generated_source(const std::string& kind,
+                                         const std::vector<std::pair<std::string, std::string>>& params) {
+    GeneratedSource out;
+    if (kind == "transformer") {
+        generate::TransformerParams p;
+        Status st = generate::apply_params(p, params);
+        if (st.is_ok()) st = generate::check(p);
+        if (!st.is_ok()) return generate_workload(kind, params).status(); // its messages, prefixed
+        const generate::ParallelLayout layout(p);
+        if (layout.has_groups()) {
+            auto g = config::parse_comm_groups_json(layout.comm_groups_json(), "generated comm groups",
+                                                    layout.npus());
+            if (!g.is_ok()) return g.status();
+            out.groups = std::move(g.value());
+            out.has_groups = true;
+        }
+        out.traces = std::make_unique<TransformerSource>(p, params);
+        return out;
+    }
+    auto gen = generate_workload(kind, params);
+    if (!gen.is_ok()) return gen.status();
+    out.traces = std::make_unique<MemoryTraceSource>(std::move(gen.value().traces));
+    out.groups = std::move(gen.value().groups);
+    out.has_groups = gen.value().has_groups;
+    return out;
+}
+
+} // namespace astrolabe

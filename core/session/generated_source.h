@@ -1,0 +1,29 @@
+// A generated workload as a trace source that makes traces when asked: the transformer generator's ranks
+// are alike up to translation (generate/transformer_symmetry.h), so a symmetric run builds only its
+// representatives' graphs and never makes the other ranks' traces; a full run gets every rank's trace as
+// generate_workload makes them (all at once, within the same memory budget).
+#pragma once
+
+#include "core/base/status.h"
+#include "core/config/config_types.h"
+#include "core/session/session.h"
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace astrolabe {
+
+struct GeneratedSource {
+    std::unique_ptr<TraceSource> traces;
+    config::CommGroups groups;
+    bool has_groups = false;
+};
+
+// As generate_workload (the same kinds, parameters and messages), but transformer traces are made on
+// demand.
+Result<GeneratedSource> generated_source(const std::string& kind,
+                                         const std::vector<std::pair<std::string, std::string>>& params);
+
+} // namespace astrolabe
