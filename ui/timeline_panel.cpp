@@ -54,7 +54,7 @@ ImU32 colour_of(const GraphNode& n) {
 
 void draw_timeline(App& app, View& view) {
     const RunResult& r = *app.result();
-    const Simulation& sim = *app.simulation();
+    const Simulation& sim = app.session()->simulation();
     TimelineIndex& ix = view.timeline;
     if (ix.built_for != &r || ix.built_events != r.events) build_index(r, ix);
     const auto& recs = r.stats.timeline;

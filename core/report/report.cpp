@@ -201,13 +201,6 @@ std::string report_summary(const RunResult& r, const ReportContext& ctx) {
     }
     for (const auto& [msg, count] : r.stats.notes)
         line("note (%llux): %s", ull(count), msg.c_str());
-    if (!r.unreceived.empty()) {
-        const auto& k = r.unreceived.front().key;
-        line("warning: %zu message(s) were sent but never received, e.g. NPU %u -> NPU %u, tag %llu, %llu "
-             "bytes "
-             "(a receive with that source, tag and size is missing)",
-             r.unreceived.size(), k.src, k.dst, ull(k.tag), ull(k.bytes));
-    }
     size_t shown = 0;
     for (const auto& s : r.stuck) {
         if (++shown > 20) {
@@ -217,6 +210,19 @@ std::string report_summary(const RunResult& r, const ReportContext& ctx) {
         line("stuck: NPU %u node %llu: %s", s.npu, ull(s.node_id), s.what.c_str());
     }
     return out;
+}
+
+std::string run_warnings_text(const RunResult& r) {
+    if (r.unreceived.empty()) return "";
+    const auto& k = r.unreceived.front().key;
+    char buf[320];
+    std::snprintf(
+        buf, sizeof buf,
+        "warning: %zu message(s) were sent but never received, e.g. NPU %u -> NPU %u, tag %llu, %llu "
+        "bytes (a receive with that source, tag and size is missing)\n",
+        r.unreceived.size(), k.src, k.dst, static_cast<unsigned long long>(k.tag),
+        static_cast<unsigned long long>(k.bytes));
+    return buf;
 }
 
 std::string timeline_json(const Simulation& sim, const RunResult& r) {

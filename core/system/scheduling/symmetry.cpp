@@ -1,8 +1,9 @@
 #include "core/system/scheduling/symmetry.h"
 
 #include "core/config/config_parse.h"
+#include "core/config/spellings.h"
+#include "core/simulation/simulation.h"
 #include "core/system/collectives/phase_plan.h"
-#include "core/system/scheduling/simulation.h"
 
 #include <algorithm>
 #include <map>
@@ -185,8 +186,8 @@ bool graph_is_moved(const WorkloadGraph& a, const WorkloadGraph& b, const std::v
 
 // The reasons that rule out the reduction for the whole run, or "".
 std::string global_obstacle(const SimulationInput& in) {
-    if (in.network_model != NetworkModelKind::Analytical)
-        return std::string("the ") + network_model_name(in.network_model) +
+    if (in.network_model != config::NetworkModel::Analytical)
+        return std::string("the ") + config::name_of(in.network_model) +
                " network model shares links between NPUs";
     if (!in.system.npu_overrides.empty()) return "npu-overrides give NPUs their own figures";
     for (const auto& c : in.custom)

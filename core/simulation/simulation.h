@@ -18,22 +18,16 @@
 
 namespace astrolabe {
 
-enum class NetworkModelKind : uint8_t { Analytical, Congestion, Flow };
-enum class ComputeModelKind : uint8_t { FromSystem, Trace, Roofline, Systolic };
-const char* network_model_name(NetworkModelKind k);
-const char* compute_model_name(ComputeModelKind k);
-bool parse_network_model(const std::string& s, NetworkModelKind& out);
-bool parse_compute_model(const std::string& s, ComputeModelKind& out);
-
 struct SimulationInput {
     config::NetworkConfig network;
     config::SystemConfig system;
     config::MemoryConfig memory;
     GroupTable groups;
     std::vector<WorkloadGraph> graphs; // one per NPU, rank order
-    NetworkModelKind network_model = NetworkModelKind::Analytical;
-    ComputeModelKind compute_model = ComputeModelKind::FromSystem; // FromSystem: roofline-enabled decides
-    config::SystolicConfig systolic;                               // the array of ComputeModelKind::Systolic
+    config::NetworkModel network_model = config::NetworkModel::Analytical;
+    config::ComputeModel compute_model =
+        config::ComputeModel::FromSystem; // FromSystem: roofline-enabled decides
+    config::SystolicConfig systolic;      // the array of ComputeModel::Systolic
     bool keep_timeline = false;
     // Simulate one representative NPU per class of provably identical NPUs when the inputs allow it
     // (symmetry.h); the results are the full run's either way.
@@ -64,7 +58,7 @@ int collective_kind_of(trace::CollectiveType t);
 // Bit k set: the traces run a whole-system collective that uses config::CollectiveKind k's algorithms.
 uint32_t used_collective_kinds(const std::vector<WorkloadGraph>& graphs, const GroupTable& groups);
 // Whether compute nodes are timed by the roofline model (else replayed from their duration).
-bool uses_roofline(ComputeModelKind model, const config::SystemConfig& sys);
+bool uses_roofline(config::ComputeModel model, const config::SystemConfig& sys);
 // Checks the system configuration against the network (algorithm lists, member counts) for the collective
 // kinds in `used`; every problem. Lists shorter than the network are legal and noted in `warnings`.
 Status check_collectives(const config::SystemConfig& sys, const config::NetworkConfig& net, uint32_t used,
