@@ -84,6 +84,10 @@ SpellingTable spellings<Dataflow>() {
     return table(kDataflows);
 }
 
+std::vector<std::string> names_of(SpellingTable t) {
+    return std::vector<std::string>(t.names, t.names + t.size);
+}
+
 std::string expected_names(SpellingTable t, const char* quote) {
     std::string out;
     for (size_t i = 0; i < t.size; ++i) {

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace astrolabe::config {
 
@@ -58,6 +59,8 @@ bool parse_name(std::string_view text, E& out) {
     return false;
 }
 
+// The names of a table, in value order (for menus).
+std::vector<std::string> names_of(SpellingTable t);
 // "a, b or c", each name wrapped in `quote` (e.g. "\"").
 std::string expected_names(SpellingTable t, const char* quote = "");
 // The name closest to `text` (case-insensitive edit distance), or "" when none is close enough to suggest.
