@@ -231,8 +231,7 @@ std::string timeline_json(const Simulation& sim, const RunResult& r) {
     w.begin_object();
     w.field("displayTimeUnit", "ns");
     w.key("traceEvents").begin_array();
-    const auto& graphs = sim.input().graphs;
-    for (size_t npu = 0; npu < graphs.size(); ++npu) {
+    for (size_t npu = 0; npu < sim.npus(); ++npu) {
         w.begin_object();
         w.field("ph", "M").field("name", "process_name").field("pid", uint64_t(npu));
         w.key("args").begin_object().field("name", "NPU " + std::to_string(npu)).end_object();
@@ -245,18 +244,18 @@ std::string timeline_json(const Simulation& sim, const RunResult& r) {
         }
     }
     for (const auto& rec : r.stats.timeline) {
-        const WorkloadGraph& g = graphs[rec.npu];
-        const GraphNode& n = g.nodes[rec.node];
-        int track = n.has(kCpuOp) ? 0 : n.kind == NodeKind::Compute ? 1 : n.kind == NodeKind::Recv ? 3 : 2;
-        std::string name = g.name(rec.node);
-        if (name.empty()) name = std::string(node_kind_name(n.kind)) + " " + std::to_string(n.id);
+        const TimelineNode n = sim.timeline_node(rec);
+        using Kind = TimelineNode::Kind;
+        const int track = n.cpu ? 0 : n.kind == Kind::Compute ? 1 : n.kind == Kind::Recv ? 3 : 2;
+        const std::string name =
+            n.name.empty() ? std::string(n.kind_name) + " " + std::to_string(n.id) : n.name;
         w.begin_object();
-        w.field("ph", "X").field("name", name).field("cat", node_kind_name(n.kind));
+        w.field("ph", "X").field("name", name).field("cat", n.kind_name);
         w.field("pid", uint64_t(rec.npu)).field("tid", track);
         w.field("ts", static_cast<double>(rec.start_ns) / 1000.0);
         w.field("dur", static_cast<double>(rec.end_ns - rec.start_ns) / 1000.0);
         w.key("args").begin_object().field("node", n.id);
-        if (n.kind == NodeKind::Collective) w.field("collective", trace::collective_type_name(n.collective));
+        if (n.collective) w.field("collective", n.collective);
         if (n.bytes) w.field("bytes", n.bytes);
         w.end_object();
         w.end_object();

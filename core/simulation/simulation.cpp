@@ -225,7 +225,7 @@ Result<std::unique_ptr<Simulation>> Simulation::create(SimulationInput input,
     auto n = static_cast<uint32_t>(npus);
     p.roofline = roofline;
     p.net_topology = std::make_unique<NetworkTopology>(in.network);
-    p.topology = make_logical_topology(*p.net_topology);
+    p.topology = make_logical_topology(in.network);
     p.buckets = std::make_unique<NpuBuckets>(p.engine, n);
     switch (in.network_model) {
     case config::NetworkModel::Analytical:
@@ -360,6 +360,41 @@ RunResult Simulation::result() const {
         r.total_ns = std::max(r.total_ns, parts_->engine.now());
     }
     return r;
+}
+
+TimelineNode Simulation::timeline_node(const TimelineRecord& rec) const {
+    const WorkloadGraph& g = input_.graphs[rec.npu];
+    const GraphNode& n = g.nodes[rec.node];
+    TimelineNode t;
+    switch (n.kind) {
+    case NodeKind::Compute:
+        t.kind = TimelineNode::Kind::Compute;
+        break;
+    case NodeKind::MemLoad:
+    case NodeKind::MemStore:
+        t.kind = TimelineNode::Kind::Memory;
+        break;
+    case NodeKind::Collective:
+        t.kind = TimelineNode::Kind::Collective;
+        t.collective = trace::collective_type_name(n.collective);
+        break;
+    case NodeKind::Send:
+        t.kind = TimelineNode::Kind::Send;
+        break;
+    case NodeKind::Recv:
+        t.kind = TimelineNode::Kind::Recv;
+        break;
+    default:
+        break;
+    }
+    t.cpu = n.has(kCpuOp);
+    t.id = n.id;
+    t.name = g.name(rec.node);
+    t.kind_name = node_kind_name(n.kind);
+    t.bytes = n.bytes;
+    t.peer = n.peer;
+    t.tag = n.tag;
+    return t;
 }
 
 } // namespace astrolabe

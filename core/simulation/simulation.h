@@ -64,6 +64,20 @@ bool uses_roofline(config::ComputeModel model, const config::SystemConfig& sys);
 Status check_collectives(const config::SystemConfig& sys, const config::NetworkConfig& net, uint32_t used,
                          const std::string& source, std::vector<std::string>* warnings = nullptr);
 
+// One timeline record's node as the timeline and the report show it: labels read off the run, so front
+// ends need no graph types.
+struct TimelineNode {
+    enum class Kind : uint8_t { Other, Compute, Memory, Collective, Send, Recv };
+    Kind kind = Kind::Other;
+    bool cpu = false;                 // runs on the host CPU slot
+    uint64_t id = 0;                  // the trace's node id
+    std::string name;                 // the trace's name ("" when the run kept none)
+    const char* kind_name = "";       // "COMP", "MEM_LOAD", ... as the report's `cat`
+    const char* collective = nullptr; // the collective type of a collective node
+    uint64_t bytes = 0;               // tensor or message size
+    uint32_t peer = 0, tag = 0;       // send and receive: the other NPU and the tag
+};
+
 class Simulation {
 public:
     // `warnings`, when given, receives notes on the inputs that do not stop the run.
@@ -87,6 +101,9 @@ public:
     const char* compute_model_label() const;
     // The result so far; complete once run_slice() returned false and every NPU finished.
     RunResult result() const;
+    // The node a timeline record of this run's result stands for.
+    TimelineNode timeline_node(const TimelineRecord& rec) const;
+    uint32_t npus() const { return static_cast<uint32_t>(input_.graphs.size()); }
     const SimulationInput& input() const { return input_; }
 
 private:
