@@ -17,7 +17,6 @@
 #include "core/config/config_parse.h"
 #include "core/config/scenario.h"
 #include "core/generate/microbench.h"
-#include "core/session/scenario_setup.h"
 #include "core/session/session.h"
 #include "core/trace/trace_reader.h"
 
@@ -53,7 +52,7 @@ struct Case {
     const char* network_yaml;
     const char* text;
     generate::MicrobenchParams workload;
-    NetworkModelKind model = NetworkModelKind::Analytical;
+    config::NetworkModel model = config::NetworkModel::Analytical;
     uint32_t npus = 0;    // shown in the table
     bool symmetry = true; // false: every NPU simulated (the reference for the symmetric run's result)
 };
@@ -107,10 +106,13 @@ double peak_memory_mb() {
 // [SECTION] running one case
 
 // Takes the traces: they are released once the simulation is built, as the CLI does.
-Sample run_simulation(const Case& c, std::chrono::steady_clock::time_point t0, SessionConfig cfg,
+Sample run_simulation(const Case& c, std::chrono::steady_clock::time_point t0, config::Scenario cfg,
                       std::unique_ptr<TraceSource> traces) {
     std::vector<std::string> warnings;
-    auto sim = build_simulation(std::move(cfg), *traces, warnings);
+    RunOptions options;
+    options.keep_names = false;
+    options.symmetry = c.symmetry;
+    auto sim = build_simulation(std::move(cfg), *traces, warnings, options);
     traces.reset();
     if (!sim.is_ok()) die(c.name, sim.status().message());
     auto t1 = std::chrono::steady_clock::now();
@@ -132,19 +134,27 @@ Sample run_once(const Case& c) {
     if (c.kind == CaseKind::Scenario) {
         auto sc = config::parse_scenario_json(c.text, c.name);
         if (!sc.is_ok()) die(c.name, sc.status().message());
-        const char* model = c.model == NetworkModelKind::Flow ? "flow" : "analytical";
-        auto setup = scenario_setup(std::move(sc.value()), model);
-        if (!setup.is_ok()) die(c.name, setup.status().message());
-        SessionConfig cfg = std::move(setup.value().config);
-        cfg.keep_names = false;
-        cfg.symmetry = c.symmetry;
-        return run_simulation(c, t0, std::move(cfg), std::move(setup.value().embedded));
+        // Through the Session, as `astrolabe run --scenario` runs it (the generator runs inside open()).
+        sc.value().network_model =
+            c.model == config::NetworkModel::Flow ? c.model : config::NetworkModel::Analytical;
+        RunOptions options;
+        options.keep_names = false;
+        options.symmetry = c.symmetry;
+        options.slice_events = uint64_t(1) << 20;
+        SessionHost no_files;
+        auto session = Session::open(std::move(sc.value()), options, no_files);
+        if (!session.is_ok()) die(c.name, session.status().message());
+        auto t1 = std::chrono::steady_clock::now();
+        session.value()->run();
+        auto t2 = std::chrono::steady_clock::now();
+        const RunResult& r = session.value()->result();
+        if (!r.complete) die(c.name, "the run did not complete");
+        return {r.events, std::chrono::duration<double>(t2 - t1).count(),
+                std::chrono::duration<double>(t1 - t0).count(), r.total_ns, r.simulated_npus};
     }
-    SessionConfig cfg;
+    config::Scenario cfg;
     cfg.network = config::parse_network_yaml(c.network_yaml, "bench network").value();
     cfg.system = config::parse_system_json(c.text, "bench system").value();
-    cfg.keep_names = false;
-    cfg.symmetry = c.symmetry;
     cfg.network_model = c.model;
     auto traces = std::make_unique<MemoryTraceSource>();
     if (c.kind == CaseKind::Asym) {
@@ -209,7 +219,7 @@ const Case kCases[] = {
      nullptr,
      nullptr,
      {trace::CollectiveType::AllReduce, 0, 4096, 1, 0},
-     NetworkModelKind::Analytical,
+     config::NetworkModel::Analytical,
      4096},
     // ASTRA-sim's reference points: about 7 s and 365 MB at 1024 NPUs, 212 s and 5.6 GB at 4096 (issue 7).
     {"allreduce_ring_1024_1M",
@@ -217,14 +227,14 @@ const Case kCases[] = {
      kRing1024,
      kRingSys,
      {trace::CollectiveType::AllReduce, 1u << 20, 1024, 1, 0},
-     NetworkModelKind::Analytical,
+     config::NetworkModel::Analytical,
      1024},
     {"allreduce_ring_4096_1M",
      CaseKind::Microbench,
      kRing4096,
      kRingSys,
      {trace::CollectiveType::AllReduce, 1u << 20, 4096, 1, 0},
-     NetworkModelKind::Analytical,
+     config::NetworkModel::Analytical,
      4096},
     // The same two with every NPU simulated: the symmetric runs above must give the same simulated_ns.
     {"allreduce_ring_1024_1M_full",
@@ -232,7 +242,7 @@ const Case kCases[] = {
      kRing1024,
      kRingSys,
      {trace::CollectiveType::AllReduce, 1u << 20, 1024, 1, 0},
-     NetworkModelKind::Analytical,
+     config::NetworkModel::Analytical,
      1024,
      false},
     {"allreduce_ring_4096_1M_full",
@@ -240,7 +250,7 @@ const Case kCases[] = {
      kRing4096,
      kRingSys,
      {trace::CollectiveType::AllReduce, 1u << 20, 4096, 1, 0},
-     NetworkModelKind::Analytical,
+     config::NetworkModel::Analytical,
      4096,
      false},
     {"allreduce_ring_1024",
@@ -248,21 +258,21 @@ const Case kCases[] = {
      kRing1024,
      kRingSys,
      {trace::CollectiveType::AllReduce, 64u << 20, 1024, 1, 0},
-     NetworkModelKind::Analytical,
+     config::NetworkModel::Analytical,
      1024},
     {"allreduce_2d_32x32",
      CaseKind::Microbench,
      k2d,
      kRingSys,
      {trace::CollectiveType::AllReduce, 64u << 20, 1024, 4, 10},
-     NetworkModelKind::Analytical,
+     config::NetworkModel::Analytical,
      1024},
     {"allgather_3d_4096",
      CaseKind::Microbench,
      k3d,
      kRingSys,
      {trace::CollectiveType::AllGather, 16u << 20, 4096, 2, 10},
-     NetworkModelKind::Analytical,
+     config::NetworkModel::Analytical,
      4096},
     // The congestion-aware (store-and-forward) and flow (max-min fair) models on the same kind of runs.
     // ASTRA-sim's congestion-aware backend takes 9.6 s at 1024 NPUs and 65 s at 2048 (issue 4).
@@ -271,14 +281,14 @@ const Case kCases[] = {
      kRing1024,
      kRingSys,
      {trace::CollectiveType::AllReduce, 1u << 20, 1024, 1, 0},
-     NetworkModelKind::Congestion,
+     config::NetworkModel::Congestion,
      1024},
     {"flow_allreduce_ring_1024_1M",
      CaseKind::Microbench,
      kRing1024,
      kRingSys,
      {trace::CollectiveType::AllReduce, 1u << 20, 1024, 1, 0},
-     NetworkModelKind::Flow,
+     config::NetworkModel::Flow,
      1024},
     // Symmetric under both link models (links fold onto the representative's, docs/symmetry.md), and the
     // 1024-NPU runs again with every NPU simulated: the same simulated_ns.
@@ -287,21 +297,21 @@ const Case kCases[] = {
      kRing4096,
      kRingSys,
      {trace::CollectiveType::AllReduce, 1u << 20, 4096, 1, 0},
-     NetworkModelKind::Congestion,
+     config::NetworkModel::Congestion,
      4096},
     {"flow_allreduce_ring_4096_1M",
      CaseKind::Microbench,
      kRing4096,
      kRingSys,
      {trace::CollectiveType::AllReduce, 1u << 20, 4096, 1, 0},
-     NetworkModelKind::Flow,
+     config::NetworkModel::Flow,
      4096},
     {"cong_allreduce_ring_1024_1M_full",
      CaseKind::Microbench,
      kRing1024,
      kRingSys,
      {trace::CollectiveType::AllReduce, 1u << 20, 1024, 1, 0},
-     NetworkModelKind::Congestion,
+     config::NetworkModel::Congestion,
      1024,
      false},
     {"flow_allreduce_ring_1024_1M_full",
@@ -309,7 +319,7 @@ const Case kCases[] = {
      kRing1024,
      kRingSys,
      {trace::CollectiveType::AllReduce, 1u << 20, 1024, 1, 0},
-     NetworkModelKind::Flow,
+     config::NetworkModel::Flow,
      1024,
      false},
     {"cong_allgather_3d_4096",
@@ -317,14 +327,14 @@ const Case kCases[] = {
      k3d,
      kRingSys,
      {trace::CollectiveType::AllGather, 16u << 20, 4096, 2, 10},
-     NetworkModelKind::Congestion,
+     config::NetworkModel::Congestion,
      4096},
     {"flow_allgather_3d_4096",
      CaseKind::Microbench,
      k3d,
      kRingSys,
      {trace::CollectiveType::AllGather, 16u << 20, 4096, 2, 10},
-     NetworkModelKind::Flow,
+     config::NetworkModel::Flow,
      4096},
     // No symmetry to exploit (issue 18): every rank's compute differs (bench/asym_workload.h), 4 chunks
     // per collective, every NPU simulated, under the analytical and the congestion model.
@@ -333,46 +343,52 @@ const Case kCases[] = {
      kRing1024,
      kRingSys,
      {trace::CollectiveType::AllReduce, 0, 1024, 1, 0},
-     NetworkModelKind::Analytical,
+     config::NetworkModel::Analytical,
      1024},
     {"asym_ring_2048",
      CaseKind::Asym,
      kRing2048,
      kRingSys,
      {trace::CollectiveType::AllReduce, 0, 2048, 1, 0},
-     NetworkModelKind::Analytical,
+     config::NetworkModel::Analytical,
      2048},
     {"cong_asym_ring_1024",
      CaseKind::Asym,
      kRing1024,
      kRingSys,
      {trace::CollectiveType::AllReduce, 0, 1024, 1, 0},
-     NetworkModelKind::Congestion,
+     config::NetworkModel::Congestion,
      1024},
     {"cong_asym_ring_2048",
      CaseKind::Asym,
      kRing2048,
      kRingSys,
      {trace::CollectiveType::AllReduce, 0, 2048, 1, 0},
-     NetworkModelKind::Congestion,
+     config::NetworkModel::Congestion,
      2048},
     // A generated training step at 8192, 16384 and 32768 NPUs, analytical and flow (issue 7).
-    {"train_gpt_8192", CaseKind::Scenario, nullptr, kGen8k.c_str(), {}, NetworkModelKind::Analytical, 8192},
+    {"train_gpt_8192",
+     CaseKind::Scenario,
+     nullptr,
+     kGen8k.c_str(),
+     {},
+     config::NetworkModel::Analytical,
+     8192},
     {"train_gpt_16384",
      CaseKind::Scenario,
      nullptr,
      kGen16k.c_str(),
      {},
-     NetworkModelKind::Analytical,
+     config::NetworkModel::Analytical,
      16384},
-    {"train_gpt_32768", CaseKind::Scenario, nullptr, kGen32k, {}, NetworkModelKind::Analytical, 32768},
-    {"flow_train_gpt_32768", CaseKind::Scenario, nullptr, kGen32k, {}, NetworkModelKind::Flow, 32768},
+    {"train_gpt_32768", CaseKind::Scenario, nullptr, kGen32k, {}, config::NetworkModel::Analytical, 32768},
+    {"flow_train_gpt_32768", CaseKind::Scenario, nullptr, kGen32k, {}, config::NetworkModel::Flow, 32768},
     {"train_gpt_32768_full",
      CaseKind::Scenario,
      nullptr,
      kGen32k,
      {},
-     NetworkModelKind::Analytical,
+     config::NetworkModel::Analytical,
      32768,
      false},
 };

@@ -2,6 +2,7 @@
 // SCALE-Sim's (total_cycles is its last-cycle index, F*P-1); see core/compute/systolic.h.
 #include "core/base/json_writer.h"
 #include "core/compute/systolic.h"
+#include "core/config/spellings.h"
 #include "native/args.h"
 #include "native/commands.h"
 
@@ -71,8 +72,9 @@ int compute_command(const std::vector<std::string>& argv) {
     if (!parse_array_size(a.get("array", "128x128"), arr.rows, arr.cols))
         problems.add("--array: '" + a.get("array") +
                      "'; RxC with whole numbers 1..65536 (e.g. 128x128) was expected");
-    if (!parse_dataflow(a.get("dataflow", "ws"), arr.dataflow))
-        problems.add("--dataflow: '" + a.get("dataflow") + "'; os, ws or is was expected");
+    if (!config::parse_name(a.get("dataflow", "ws"), arr.dataflow))
+        problems.add("--dataflow: '" + a.get("dataflow") + "'; " +
+                     config::expected_choice(config::spellings<config::Dataflow>(), a.get("dataflow")));
     Gemm g;
     if (!a.has("gemm"))
         problems.add("--gemm: missing; M,N,K is required");
@@ -93,7 +95,7 @@ int compute_command(const std::vector<std::string>& argv) {
         w.begin_object();
         w.field("model", "systolic");
         w.field("array_rows", uint64_t(arr.rows)).field("array_cols", uint64_t(arr.cols));
-        w.field("dataflow", dataflow_name(arr.dataflow));
+        w.field("dataflow", config::name_of(arr.dataflow));
         w.field("M", g.m).field("N", g.n).field("K", g.k).field("batch", g.batch);
         w.field("total_cycles", r.total_cycles);
         w.field("compute_cycles", r.total_cycles); // no stalls in this model
@@ -112,7 +114,7 @@ int compute_command(const std::vector<std::string>& argv) {
     }
     using ull = unsigned long long;
     std::printf("systolic %ux%u %s, GEMM M=%llu N=%llu K=%llu", arr.rows, arr.cols,
-                dataflow_name(arr.dataflow), ull(g.m), ull(g.n), ull(g.k));
+                config::name_of(arr.dataflow), ull(g.m), ull(g.n), ull(g.k));
     if (g.batch > 1) std::printf(" x %llu", ull(g.batch));
     std::printf("\n  total_cycles %llu (SCALE-Sim's count: the last cycle's index, F*P-1)\n",
                 ull(r.total_cycles));

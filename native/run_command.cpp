@@ -1,20 +1,18 @@
 // `astrolabe run`: load configs and traces, simulate, print the summary, write the report and timeline.
 #include "core/config/config_parse.h"
 #include "core/config/scenario.h"
+#include "core/config/spellings.h"
 #include "core/hardware/hardware_mapping.h"
 #include "core/report/report.h"
 #include "core/report/warnings.h"
-#include "core/session/scenario_setup.h"
 #include "core/session/session.h"
 #include "core/session/share_link.h"
 #include "host/files.h"
 #include "native/args.h"
+#include "native/cli_host.h"
 #include "native/commands.h"
-#include "native/progress.h"
-#include "native/scenario_traces.h"
 #include "native/run_options.h"
 
-#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
@@ -94,7 +92,7 @@ int fail_strict(const std::vector<WarningCount>& warnings) {
 }
 
 // Reads and parses every config the arguments name, collecting all problems.
-Status load_configs(const Args& a, SessionConfig& cfg) {
+Status load_configs(const Args& a, config::Scenario& cfg) {
     Status problems;
     // Reads the file --key names (if any) and parses it into `out`; problems are collected, not returned.
     auto load = [&](const char* key, bool required, auto& out, auto parse) {
@@ -134,16 +132,97 @@ Status load_configs(const Args& a, SessionConfig& cfg) {
     return problems;
 }
 
-// The progress line of a run: nodes done, the simulated time reached and the event rate since the start.
-std::string run_progress_detail(const Simulation& sim, const ProgressBar& bar) {
-    char buf[160];
-    double wall = bar.elapsed_s();
-    double rate = wall > 0 ? static_cast<double>(sim.events()) / wall : 0.0;
-    std::snprintf(buf, sizeof buf, "%llu/%llu nodes  sim %.3f ms  %.2f M events/s",
-                  static_cast<unsigned long long>(sim.nodes_done()),
-                  static_cast<unsigned long long>(sim.nodes_total()), static_cast<double>(sim.now()) / 1e6,
-                  rate / 1e6);
-    return buf;
+// A choice flag spelled by one of config's tables.
+template <class E>
+void parse_flag(const Args& a, const char* flag, E& out, Status& problems) {
+    if (!a.has(flag)) return;
+    const std::string v = a.get(flag);
+    if (!config::parse_name(v, out))
+        problems.add(std::string("--") + flag + ": '" + v + "'; " +
+                     config::expected_choice(config::spellings<E>(), v));
+}
+
+// The run's scenario from --scenario, --link or the ASTRA-sim style flags; `base` receives the folder
+// relative workload prefixes are read from.
+Result<config::Scenario> scenario_from_args(const Args& a, std::string& base) {
+    config::Scenario sc;
+    if (a.has("scenario") && a.has("link")) return Status::error("run: give --scenario or --link, not both");
+    if (a.has("scenario") || a.has("link")) {
+        for (const char* k : {"workload", "system", "network", "hardware", "memory", "comm-groups"})
+            if (a.has(k))
+                return Status::error(std::string("run: --") + k + " cannot be combined with --" +
+                                     (a.has("link") ? "link" : "scenario") + " (the scenario holds it)");
+        // A link's scenario has no folder of its own: relative prefixes are taken from the working directory.
+        const std::string path = a.has("link") ? "share link" : a.get("scenario");
+        auto text = a.has("link") ? decode_share_link(a.get("link")) : read_file(path, "scenario");
+        if (!text.is_ok()) return text.status();
+        auto parsed = config::parse_scenario_json(text.value(), path);
+        if (!parsed.is_ok()) return parsed.status();
+        sc = std::move(parsed.value());
+        if (a.has("scenario")) base = std::filesystem::path(path).parent_path().string();
+    } else {
+        Status problems = load_configs(a, sc);
+        if (!a.has("workload")) problems.add("--workload: missing; it is required");
+        sc.workload_kind = config::Scenario::WorkloadKind::Prefix;
+        sc.workload = a.get("workload");
+        if (!problems.is_ok()) return problems;
+    }
+    // Flags override the scenario's model choices.
+    Status problems;
+    parse_flag(a, "network-model", sc.network_model, problems);
+    parse_flag(a, "compute-model", sc.compute_model, problems);
+    if (a.has("systolic-array") &&
+        !parse_array_size(a.get("systolic-array"), sc.systolic.rows, sc.systolic.cols))
+        problems.add("--systolic-array: '" + a.get("systolic-array") +
+                     "'; RxC with whole numbers 1..65536 (e.g. 128x128) was expected");
+    parse_flag(a, "systolic-dataflow", sc.systolic.dataflow, problems);
+    if (a.has("systolic-clock-ghz") && !parse_clock_ghz(a.get("systolic-clock-ghz"), sc.systolic.clock_ghz))
+        problems.add("--systolic-clock-ghz: '" + a.get("systolic-clock-ghz") +
+                     "'; a positive number of GHz was expected");
+    if (!problems.is_ok()) return problems;
+    const bool systolic_flags =
+        a.has("systolic-array") || a.has("systolic-dataflow") || a.has("systolic-clock-ghz");
+    if (systolic_flags && sc.compute_model != config::ComputeModel::Systolic)
+        return Status::error("--systolic-*: these options need --compute-model systolic");
+    return sc;
+}
+
+// The run options from the flags: what to keep, symmetry, limits.
+Result<RunOptions> options_from_args(const Args& a) {
+    RunOptions o;
+    Status problems;
+    const std::string symmetry = a.get("symmetry", "on");
+    if (symmetry != "on" && symmetry != "off")
+        problems.add("--symmetry: '" + symmetry + "'; on or off was expected");
+    o.symmetry = symmetry == "on";
+    o.keep_timeline = a.has("timeline");
+    o.keep_names = a.has("timeline");
+    o.ignore_ctrl_deps = a.has("ignore-ctrl-deps");
+    uint64_t n = 0;
+    if (a.has("max-sim-time") && !parse_positive(a.get("max-sim-time"), n))
+        problems.add("--max-sim-time: '" + a.get("max-sim-time") +
+                     "'; a whole number of ns > 0 was expected");
+    o.max_sim_ns = static_cast<TimeNs>(n);
+    n = 0;
+    if (a.has("max-wall-time") && !parse_positive(a.get("max-wall-time"), n))
+        problems.add("--max-wall-time: '" + a.get("max-wall-time") +
+                     "'; a whole number of seconds > 0 was expected");
+    o.max_wall_s = static_cast<double>(n);
+    // Smaller slices under a wall-time limit, so the run stops close to it.
+    o.slice_events = o.max_wall_s > 0 ? 4096 : uint64_t(1) << 16;
+    if (!problems.is_ok()) return problems;
+    return o;
+}
+
+// A run that cannot finish is bad input: the stuck nodes on stderr.
+int fail_stuck(const RunResult& r) {
+    std::fprintf(stderr, "error: the simulation ended with NPUs that did not finish:\n");
+    size_t shown = 0;
+    for (const auto& s : r.stuck) {
+        if (++shown > 20) break;
+        std::fprintf(stderr, "  NPU %u: %s\n", s.npu, s.what.c_str());
+    }
+    return 2;
 }
 
 } // namespace
@@ -181,164 +260,46 @@ int run_command(const std::vector<std::string>& argv) {
     if (Status choices = check_run_choices(a); !choices.is_ok()) return fail(choices.message());
     auto tl_filter = timeline_filter(a);
     if (!tl_filter.is_ok()) return fail(tl_filter.status().message());
+    std::string base;
+    auto scenario = scenario_from_args(a, base);
+    if (!scenario.is_ok()) return fail(scenario.status().message());
+    auto options = options_from_args(a);
+    if (!options.is_ok()) return fail(options.status().message());
+    const bool quiet = a.has("quiet"), strict = a.has("strict");
 
-    SessionConfig cfg;
-    std::unique_ptr<TraceSource> traces;
-    std::string workload_label;
-    if (a.has("scenario") && a.has("link")) return fail("run: give --scenario or --link, not both");
-    if (a.has("scenario") || a.has("link")) {
-        for (const char* k : {"workload", "system", "network", "hardware", "memory", "comm-groups"})
-            if (a.has(k))
-                return fail(std::string("run: --") + k + " cannot be combined with --" +
-                            (a.has("link") ? "link" : "scenario") + " (the scenario holds it)");
-        // A link's scenario has no folder of its own: relative prefixes are taken from the working directory.
-        std::string path = a.has("link") ? "share link" : a.get("scenario");
-        std::string text;
-        if (a.has("link")) {
-            auto decoded = decode_share_link(a.get("link"));
-            if (!decoded.is_ok()) return fail(decoded.status().message());
-            text = std::move(decoded.value());
-        } else {
-            auto file = read_file(path, "scenario");
-            if (!file.is_ok()) return fail(file.status().message());
-            text = std::move(file.value());
-        }
-        auto sc = config::parse_scenario_json(text, path);
-        if (!sc.is_ok()) return fail(sc.status().message());
-        const auto kind = sc.value().workload_kind;
-        const std::string workload = sc.value().workload;
-        auto setup = scenario_setup(std::move(sc.value()), a.get("network-model"), a.get("compute-model"));
-        if (!setup.is_ok()) return fail(path + ": " + setup.status().message());
-        cfg = std::move(setup.value().config);
-        workload_label = setup.value().workload_label;
-        std::filesystem::path base =
-            a.has("link") ? std::filesystem::path() : std::filesystem::path(path).parent_path();
-        auto src = scenario_traces(setup.value(), kind, workload, base);
-        if (!src.is_ok()) return fail(src.status().message());
-        traces = std::move(src.value());
-    } else {
-        Status problems = load_configs(a, cfg);
-        auto src = FileTraceSource::open(a.get("workload"));
-        if (!src.is_ok()) problems.merge(src.status());
-        problems.merge(
-            set_models(a.get("network-model", "analytical"), a.get("compute-model", "system"), cfg));
-        if (!problems.is_ok()) return fail(problems.message());
-        traces = std::make_unique<FileTraceSource>(std::move(src.value()));
-        workload_label = a.get("workload");
-    }
-    {
-        Status problems;
-        if (a.has("systolic-array") &&
-            !parse_array_size(a.get("systolic-array"), cfg.systolic.rows, cfg.systolic.cols))
-            problems.add("--systolic-array: '" + a.get("systolic-array") +
-                         "'; RxC with whole numbers 1..65536 (e.g. 128x128) was expected");
-        if (a.has("systolic-dataflow")) {
-            cfg.systolic.dataflow = a.get("systolic-dataflow");
-            if (cfg.systolic.dataflow != "os" && cfg.systolic.dataflow != "ws" &&
-                cfg.systolic.dataflow != "is")
-                problems.add("--systolic-dataflow: '" + cfg.systolic.dataflow +
-                             "'; os, ws or is was expected");
-        }
-        if (a.has("systolic-clock-ghz") &&
-            !parse_clock_ghz(a.get("systolic-clock-ghz"), cfg.systolic.clock_ghz))
-            problems.add("--systolic-clock-ghz: '" + a.get("systolic-clock-ghz") +
-                         "'; a positive number of GHz was expected");
-        const std::string symmetry = a.get("symmetry", "on");
-        if (symmetry != "on" && symmetry != "off")
-            problems.add("--symmetry: '" + symmetry + "'; on or off was expected");
-        cfg.symmetry = symmetry == "on";
-        if (!problems.is_ok()) return fail(problems.message());
-        bool systolic_flags =
-            a.has("systolic-array") || a.has("systolic-dataflow") || a.has("systolic-clock-ghz");
-        if (systolic_flags && cfg.compute_model != ComputeModelKind::Systolic)
-            return fail("--systolic-*: these options need --compute-model systolic");
-    }
-    cfg.keep_timeline = a.has("timeline");
-    cfg.keep_names = a.has("timeline");
-    cfg.ignore_ctrl_deps = a.has("ignore-ctrl-deps");
-    // Custom collective ETs are named relative to the working directory, as in ASTRA-sim.
-    cfg.read_file = custom_collective_reader();
-    const bool quiet = a.has("quiet");
-
-    std::vector<std::string> warnings;
-    Result<std::unique_ptr<Simulation>> built = Status::ok();
-    {
-        ProgressBar load_bar("loading", !quiet);
-        built =
-            build_simulation(std::move(cfg), *traces, warnings, [&load_bar](uint32_t done, uint32_t total) {
-                load_bar.update(done, total, "traces");
-            });
-    }
-    print_warnings(warnings);
-    // The simulation holds the decoded graphs; the trace bytes (all of them, for generated or embedded
-    // workloads: 235 MB for a 32768-NPU training step) are not needed any more.
-    traces.reset();
-    if (!built.is_ok()) return fail(explain_trace_problems(built.status(), a));
+    CliHost host(base, !quiet);
+    auto opened = Session::open(std::move(scenario.value()), options.value(), host);
+    host.end_progress();
+    if (!opened.is_ok()) return fail(explain_trace_problems(opened.status(), a));
+    Session& session = *opened.value();
+    print_warnings(session.warnings());
     // Load warnings stop a strict run before it starts; the run's own (notes, unreceived messages) after it.
-    const bool strict = a.has("strict");
-    if (strict && !warnings.empty()) return fail_strict(count_warnings(warnings));
-    Simulation& sim = *built.value();
+    if (strict && !session.warnings().empty()) return fail_strict(count_warnings(session.warnings()));
 
     // Limits and Ctrl-C stop the run at the next slice boundary and still write a report, marked partial.
-    uint64_t max_sim_ns = 0;
-    double max_wall_s = 0;
-    if (a.has("max-sim-time") && !parse_positive(a.get("max-sim-time"), max_sim_ns))
-        return fail("--max-sim-time: '" + a.get("max-sim-time") + "'; a whole number of ns > 0 was expected");
-    if (a.has("max-wall-time")) {
-        uint64_t ms = 0;
-        if (!parse_positive(a.get("max-wall-time"), ms))
-            return fail("--max-wall-time: '" + a.get("max-wall-time") +
-                        "'; a whole number of seconds > 0 was expected");
-        max_wall_s = static_cast<double>(ms);
-    }
-    // Smaller slices under a wall-time limit, so the run stops close to it; a simulated-time limit is exact
-    // (no event after it runs).
-    const uint64_t slice = max_wall_s > 0 ? 4096 : uint64_t(1) << 16;
-    const TimeNs until = max_sim_ns ? static_cast<TimeNs>(max_sim_ns) : kTimeNever;
-    std::string stopped;
     g_interrupted = 0;
     auto previous = std::signal(SIGINT, on_interrupt);
-    auto run_start = std::chrono::steady_clock::now();
-    {
-        ProgressBar bar("simulating", !quiet);
-        while (sim.run_slice(slice, until)) {
-            if (bar.due()) bar.update(sim.nodes_done(), sim.nodes_total(), run_progress_detail(sim, bar));
-            if (g_interrupted) {
-                stopped = "interrupted (Ctrl-C) at simulated time " + std::to_string(sim.now()) + " ns";
-                break;
-            }
-            if (max_sim_ns && sim.next_event_time() > until) {
-                stopped = "--max-sim-time " + std::to_string(max_sim_ns) + " ns reached";
-                break;
-            }
-            double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count();
-            if (max_wall_s > 0 && wall >= max_wall_s) {
-                stopped = "--max-wall-time " + a.get("max-wall-time") + " s reached at simulated time " +
-                          std::to_string(sim.now()) + " ns";
-                break;
-            }
-        }
-    }
+    while (session.step(100))
+        if (g_interrupted)
+            session.cancel("interrupted (Ctrl-C) at simulated time " + std::to_string(session.sim_now()) +
+                           " ns");
     std::signal(SIGINT, previous);
-    auto end = std::chrono::steady_clock::now();
-    RunResult result = sim.result();
-    ReportContext ctx = report_context(sim, workload_label);
-    ctx.wall_s = std::chrono::duration<double>(end - run_start).count();
-    ctx.partial = !stopped.empty();
-    ctx.partial_reason = stopped;
-    ctx.load_warnings = std::move(warnings);
-    if (strict && stopped.empty() && result.complete) {
-        auto found = collect_warnings(ctx.load_warnings, result);
+    host.end_progress();
+    if (session.phase() == SessionPhase::Failed) return fail("error: " + session.stop_reason());
+    const RunResult& result = session.result();
+    const bool stopped = session.phase() == SessionPhase::Stopped;
+    if (strict && !stopped && result.complete) {
+        auto found = collect_warnings(session.warnings(), result);
         if (!found.empty()) return fail_strict(found);
     }
 
     int rc = 0;
     if (a.has("report")) {
-        Status st = write_file(a.get("report"), report_json(result, ctx));
+        Status st = write_file(a.get("report"), session.report_json());
         if (!st.is_ok()) rc = fail(st.message());
     }
     if (a.has("timeline")) {
-        const std::string timeline = timeline_json(sim, result, tl_filter.value());
+        const std::string timeline = timeline_json(session.simulation(), result, tl_filter.value());
         // Large runs make timelines of hundreds of MB: say so before writing, and how to keep it smaller.
         if (timeline.size() > (size_t(64) << 20))
             std::fprintf(stderr,
@@ -348,28 +309,14 @@ int run_command(const std::vector<std::string>& argv) {
         Status st = write_file(a.get("timeline"), timeline);
         if (!st.is_ok()) rc = fail(st.message());
     }
-    // A run that cannot finish is bad input (exit 2, the stuck nodes on stderr): no result on stdout.
-    if (!quiet && (result.complete || !stopped.empty()))
-        std::fputs(report_summary(result, ctx).c_str(), stdout);
-    if (!stopped.empty()) {
-        std::fprintf(stderr, "stopped early: %s; the report is partial\n", stopped.c_str());
+    // stdout carries only the summary (scripts read it); warnings go to stderr.
+    if (!quiet && (result.complete || stopped)) std::fputs(session.report_summary().c_str(), stdout);
+    std::fputs(run_warnings_text(result).c_str(), stderr);
+    if (stopped) {
+        std::fprintf(stderr, "stopped early: %s; the report is partial\n", session.stop_reason().c_str());
         return rc ? rc : 3;
     }
-    if (!result.complete) {
-        std::fprintf(stderr, "error: the simulation ended with NPUs that did not finish:\n");
-        size_t shown = 0;
-        for (const auto& s : result.stuck) {
-            if (++shown > 20) break;
-            std::fprintf(stderr, "  NPU %u: %s\n", s.npu, s.what.c_str());
-        }
-        return 2; // the inputs cannot run to completion: bad input
-    }
-    if (!result.unreceived.empty() && quiet) {
-        const auto& k = result.unreceived.front().key;
-        std::fprintf(
-            stderr, "warning: %zu message(s) were sent but never received, e.g. NPU %u -> NPU %u, tag %llu\n",
-            result.unreceived.size(), k.src, k.dst, static_cast<unsigned long long>(k.tag));
-    }
+    if (!result.complete) return fail_stuck(result);
     return rc;
 }
 

@@ -1,10 +1,10 @@
 // The native evaluator of search points (search_evaluator.h).
 #include "native/search_evaluator.h"
 
+#include "core/base/assert.h"
 #include "core/config/scenario.h"
-#include "core/session/scenario_setup.h"
 #include "core/session/session.h"
-#include "native/scenario_traces.h"
+#include "native/cli_host.h"
 
 namespace astrolabe::cli {
 
@@ -19,62 +19,56 @@ search::EvalResult ScenarioEvaluator::evaluate(const std::string& scenario_json)
     // Configs that do not parse and workloads the generator refuses are designs that cannot exist.
     auto sc = config::parse_scenario_json(scenario_json, "point");
     if (!sc.is_ok()) return infeasible(S::Infeasible, sc.status().message());
-    const auto kind = sc.value().workload_kind;
-    const std::string workload = sc.value().workload;
-    std::unique_ptr<TraceSource> traces;
-    TraceSource* source = nullptr;
-    SessionConfig cfg;
-    if (kind == config::Scenario::WorkloadKind::Generate) {
-        // What scenario_setup does for a generated workload, with the generator's output kept for the next
-        // point: the configs come from scenario_setup on the scenario without its workload, the traces and
-        // groups from generate_workload (the same function scenario_setup calls).
+    // The same settings as `run --scenario` without options: no timeline, symmetry on.
+    RunOptions options;
+    options.keep_timeline = false;
+    options.keep_names = false;
+    CliHost host(base_dir_.string(), false);
+    std::unique_ptr<Session> session;
+    std::unique_ptr<Simulation> built_sim;
+    if (sc.value().workload_kind == config::Scenario::WorkloadKind::Generate) {
+        // What Session::open does for a generated workload, with the generator's source kept for the next
+        // point (only network or collective knobs changed: the same traces).
+        const std::string workload = sc.value().workload;
         std::string key = workload;
         for (const auto& p : sc.value().generate_params)
             key += "\x1f" + p.first + "=" + p.second;
         config::Scenario rest = std::move(sc.value());
         auto params = std::move(rest.generate_params);
-        rest.workload_kind = config::Scenario::WorkloadKind::Embedded;
         rest.generate_params.clear();
-        auto setup = scenario_setup(std::move(rest)); // models first, as scenario_setup checks them first
-        if (!setup.is_ok()) return infeasible(S::Infeasible, setup.status().message());
-        cfg = std::move(setup.value().config);
         if (!generated_ || generated_->key != key) {
             generated_.reset(); // the old traces go before the new ones are made
             generated_ = std::make_unique<Generated>();
             generated_->key = key;
-            generated_->workload = generate_workload(workload, params);
+            generated_->workload = generated_source(workload, params);
         }
         if (!generated_->workload.is_ok())
             return infeasible(S::Infeasible, generated_->workload.status().message());
-        const GeneratedWorkload& g = generated_->workload.value();
+        GeneratedSource& g = generated_->workload.value();
         if (g.has_groups) {
-            if (!cfg.groups.groups.empty())
+            if (!rest.groups.groups.empty())
                 return infeasible(S::Infeasible, "comm_groups: leave it out with a generated workload (the "
                                                  "generator defines its own groups)");
-            cfg.groups = g.groups;
+            rest.groups = g.groups;
         }
-        source = &generated_->workload.value().traces;
+        std::vector<std::string> warnings;
+        auto built = build_simulation(std::move(rest), *g.traces, warnings, options, &host);
+        if (!built.is_ok()) return infeasible(S::Infeasible, built.status().message());
+        built_sim = std::move(built.value());
+        try { // as Session::step: an internal error ends this point, not the search
+            while (built_sim->run_slice(uint64_t(1) << 16, kTimeNever)) {
+            }
+        } catch (const InternalError& e) {
+            return infeasible(S::Error, std::string("internal error: ") + e.what());
+        }
     } else {
-        auto setup = scenario_setup(std::move(sc.value()));
-        if (!setup.is_ok()) return infeasible(S::Infeasible, setup.status().message());
-        auto opened = scenario_traces(setup.value(), kind, workload, base_dir_);
-        if (!opened.is_ok()) return infeasible(S::Error, opened.status().message());
-        cfg = std::move(setup.value().config);
-        traces = std::move(opened.value());
-        source = traces.get();
+        auto opened = Session::open(std::move(sc.value()), options, host);
+        if (!opened.is_ok()) return infeasible(S::Infeasible, opened.status().message());
+        session = std::move(opened.value());
+        session->run();
+        if (session->phase() == SessionPhase::Failed) return infeasible(S::Error, session->stop_reason());
     }
-    // The same settings as `run --scenario` without options: no timeline, symmetry on.
-    cfg.keep_timeline = false;
-    cfg.keep_names = false;
-    cfg.read_file = custom_collective_reader();
-    std::vector<std::string> warnings;
-    auto built = build_simulation(std::move(cfg), *source, warnings);
-    traces.reset();
-    if (!built.is_ok()) return infeasible(S::Infeasible, built.status().message());
-    Simulation& sim = *built.value();
-    while (sim.run_slice(uint64_t(1) << 16, kTimeNever)) {
-    }
-    RunResult result = sim.result();
+    const RunResult result = built_sim ? built_sim->result() : session->result();
     if (!result.complete)
         return infeasible(S::Error,
                           "the run did not complete: " +

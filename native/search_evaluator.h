@@ -2,11 +2,12 @@
 // `astrolabe run --scenario` (so best.scenario.json re-run alone gives the logged step time).
 //
 // One instance per worker thread; instances share nothing (no globals), so --jobs threads are safe.
-// Built to be swapped for the reentrant Session facade once it exists.
+// Points run through the Session pipeline (core/session); a generated workload goes through its
+// build_simulation step directly, so the generator's source can be kept for the next point.
 #pragma once
 
 #include "core/search/evaluator.h"
-#include "core/session/generated_workload.h"
+#include "core/session/generated_source.h"
 
 #include <filesystem>
 #include <memory>
@@ -25,7 +26,7 @@ private:
     // search) reuse its traces instead of generating them again. One entry, per evaluator (per thread).
     struct Generated {
         std::string key; // generator kind and parameters
-        Result<GeneratedWorkload> workload = Status::error("none");
+        Result<GeneratedSource> workload = Status::error("none");
     };
     std::filesystem::path base_dir_;
     std::unique_ptr<Generated> generated_;

@@ -1,5 +1,6 @@
 #include "ui/app_state.h"
 
+#include "core/config/spellings.h"
 #include "core/report/report.h"
 #include "core/session/share_link.h"
 #include "core/session/trace_ranks.h"
@@ -9,7 +10,6 @@
 #include <cstdio>
 #include <exception>
 #include <filesystem>
-#include <new>
 
 namespace astrolabe::ui {
 
@@ -23,7 +23,7 @@ std::string network_label(const config::NetworkConfig& net) {
     for (size_t d = 0; d < net.dims.size(); ++d) {
         char bw[32];
         std::snprintf(bw, sizeof bw, "%g", net.dims[d].bandwidth_gbps);
-        out += std::string(d ? " x " : "") + config::topology_name(net.dims[d].topology) + "(" +
+        out += std::string(d ? " x " : "") + config::name_of(net.dims[d].topology) + "(" +
                std::to_string(net.dims[d].npus) + ") " + bw + " GB/s";
     }
     return out;
@@ -58,16 +58,15 @@ App::App(std::string samples_root) : samples_root_(std::move(samples_root)) {
     std::sort(names.begin(), names.end()); // directory order differs between file systems
     for (const auto& n : names) {
         SampleInfo info{n, ""};
-        auto text = cli::read_file(samples_root_ + "/" + n + "/scenario.json", "scenario");
+        auto text = host::read_file(samples_root_ + "/" + n + "/scenario.json", "scenario");
         if (text.is_ok()) {
             auto sc = config::parse_scenario_json(text.value(), n);
             if (sc.is_ok()) {
                 const auto& net = sc.value().network;
                 info.summary = std::to_string(net.npus()) + " NPUs,";
                 for (size_t d = 0; d < net.dims.size(); ++d)
-                    info.summary += std::string(d ? " x " : " ") +
-                                    config::topology_name(net.dims[d].topology) + "(" +
-                                    std::to_string(net.dims[d].npus) + ")";
+                    info.summary += std::string(d ? " x " : " ") + config::name_of(net.dims[d].topology) +
+                                    "(" + std::to_string(net.dims[d].npus) + ")";
             }
         }
         samples_.push_back(std::move(info));
@@ -90,7 +89,7 @@ Status App::load_sample(const std::string& name) {
         message_ = "sample '" + name + "': no such bundled sample";
         return Status::error(message_);
     }
-    auto text = cli::read_file(samples_root_ + "/" + name + "/scenario.json", "scenario");
+    auto text = host::read_file(samples_root_ + "/" + name + "/scenario.json", "scenario");
     if (!text.is_ok()) {
         message_ = text.status().message();
         return text.status();
@@ -158,10 +157,6 @@ void App::doc_changed() {
             validation_.add("scenario: network: npus_count: the network has " + std::to_string(npus) +
                             " NPUs but " + std::to_string(s.traces.size()) +
                             " traces are loaded; one trace per NPU was expected");
-        SessionConfig probe;
-        const Status models = set_models(s.network_model, s.compute_model, probe);
-        for (const auto& p : models.problems())
-            validation_.add("scenario: " + p);
         if (s.workload_kind == config::Scenario::WorkloadKind::Prefix)
             validation_.add("scenario: workload: prefix: a path on disk, which the browser cannot read; open "
                             "the .et files instead");
@@ -179,144 +174,131 @@ std::vector<std::string> App::problems_for(const std::string& section, const std
     return out;
 }
 
-Result<std::unique_ptr<TraceSource>> App::traces_for(config::Scenario::WorkloadKind kind,
-                                                     const std::string& workload) {
-    if (kind == config::Scenario::WorkloadKind::Sample) {
-        auto src = cli::FileTraceSource::open(samples_root_ + "/" + workload);
+// The browser's host: bundled samples from the virtual file system; no other files.
+class App::Host final : public SessionHost {
+public:
+    explicit Host(const std::string& samples_root) : samples_root_(samples_root) {}
+    Status read_file(const std::string& path, std::string&) override {
+        return Status::error(path + ": custom collective ETs are read from files, which the browser does not "
+                                    "have; this scenario runs only in the CLI");
+    }
+    Result<std::unique_ptr<TraceSource>> open_workload(config::Scenario::WorkloadKind kind,
+                                                       const std::string& workload) override {
+        if (kind != config::Scenario::WorkloadKind::Sample)
+            return Status::error(
+                "workload: a path prefix cannot be read in the browser; open the .et files instead");
+        auto src = host::FileTraceSource::open(samples_root_ + "/" + workload);
         if (!src.is_ok())
             return Status::error("sample '" + workload + "': not among the bundled samples (" +
                                  src.status().message() + ")");
-        return std::unique_ptr<TraceSource>(std::make_unique<cli::FileTraceSource>(std::move(src.value())));
+        return std::unique_ptr<TraceSource>(std::make_unique<host::FileTraceSource>(std::move(src.value())));
     }
-    return Status::error("workload: a path prefix cannot be read in the browser; open the .et files instead");
-}
+
+private:
+    const std::string& samples_root_;
+};
+
+App::~App() = default;
 
 bool App::start_run() {
-    // Out of memory (a trace set too large for the browser's 4 GiB) must leave a message, not a dead page.
-    try {
-        return start_run_unguarded();
-    } catch (const std::bad_alloc&) {
-        sim_.reset();
-        message_ =
-            "out of memory while loading the traces; the browser app holds at most 4 GiB, the astrolabe CLI "
-            "has no such limit";
-    } catch (const std::exception& e) {
-        sim_.reset();
-        message_ = std::string("the run could not start: ") + e.what();
-    }
-    phase_ = RunPhase::Failed;
-    return false;
-}
-
-bool App::start_run_unguarded() {
     if (phase_ == RunPhase::Running || phase_ == RunPhase::Loading) cancel();
-    sim_.reset();
-    has_result_ = false;
+    session_.reset();
     critical_.reset();
     critical_keys_.clear();
     report_.clear();
-    warnings_.clear();
     message_.clear();
     phase_ = RunPhase::Loading;
-    auto fail = [this](const std::string& why) {
-        message_ = why;
+    auto sc = doc_.parse("scenario");
+    Result<std::unique_ptr<Session>> opened = sc.status();
+    if (sc.is_ok()) {
+        if (!host_) host_ = std::make_unique<Host>(samples_root_);
+        RunOptions options;
+        options.keep_timeline = true; // the timeline panel draws every node
+        options.keep_names = true;
+        opened = Session::open(std::move(sc.value()), options, *host_);
+    }
+    if (!opened.is_ok()) {
+        // Out of memory: a trace set too large for the browser's 4 GiB; say where it would fit.
+        const std::string& why = opened.status().message();
+        message_ = why.rfind("out of memory", 0) == 0 ? why + "; the browser app holds at most 4 GiB, the "
+                                                              "astrolabe CLI has no such limit"
+                                                      : why;
         phase_ = RunPhase::Failed;
         return false;
-    };
-    auto sc = doc_.parse("scenario");
-    if (!sc.is_ok()) return fail(sc.status().message());
-    const auto kind = sc.value().workload_kind;
-    const std::string workload = sc.value().workload;
-    auto setup = scenario_setup(std::move(sc.value()));
-    if (!setup.is_ok()) return fail("scenario: " + setup.status().message());
-    ScenarioSetup& su = setup.value();
-    std::unique_ptr<TraceSource> traces = std::move(su.embedded);
-    if (!traces) {
-        auto src = traces_for(kind, workload);
-        if (!src.is_ok()) return fail(src.status().message());
-        traces = std::move(src.value());
     }
-    su.config.keep_timeline = true; // the timeline panel draws every node
-    su.config.keep_names = true;
-    su.config.read_file = [](const std::string& path, std::string&) {
-        return Status::error(path + ": custom collective ETs are read from files, which the browser does not "
-                                    "have; this scenario runs only in the CLI");
-    };
-    auto built = build_simulation(std::move(su.config), *traces, warnings_);
-    if (!built.is_ok()) return fail(built.status().message());
-    sim_ = std::move(built.value());
-    workload_label_ = su.workload_label;
-    run_wall_s_ = 0;
+    session_ = std::move(opened.value());
     phase_ = RunPhase::Running;
     return true;
 }
 
 void App::step(double budget_ms) {
     if (phase_ != RunPhase::Running) return;
-    auto t0 = std::chrono::steady_clock::now();
-    bool more = true;
-    double spent = 0;
-    // Slices of a few thousand events keep the clock checks cheap and the frame close to its budget.
-    try {
-        // At least one slice per call, so even a zero budget makes progress.
-        do {
-            more = sim_->run_slice(4096);
-            spent = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-        } while (more && spent < budget_ms);
-    } catch (const std::bad_alloc&) {
-        sim_.reset();
-        phase_ = RunPhase::Failed;
-        message_ =
-            "out of memory during the run; the browser app holds at most 4 GiB, the astrolabe CLI has no "
-            "such limit";
-        return;
-    }
-    run_wall_s_ += spent / 1000.0;
-    if (!more) finish(RunPhase::Done);
+    if (inject_error_) session_->inject_internal_error(), inject_error_ = false;
+    if (!session_->step(budget_ms)) settle();
 }
 
 void App::cancel() {
-    if (phase_ == RunPhase::Running)
-        finish(RunPhase::Cancelled);
-    else if (phase_ == RunPhase::Loading)
+    if (phase_ == RunPhase::Running) {
+        session_->cancel("cancelled in the browser");
+        settle();
+    } else if (phase_ == RunPhase::Loading) {
         phase_ = RunPhase::Cancelled;
+    }
 }
 
-void App::finish(RunPhase end) {
-    result_ = sim_->result();
-    has_result_ = true;
-    ReportContext ctx = report_context(*sim_, workload_label_);
-    ctx.wall_s = run_wall_s_;
-    ctx.load_warnings = warnings_; // as the CLI does: the report lists them with the run's own
-    if (end == RunPhase::Cancelled) {
-        ctx.partial = true;
-        ctx.partial_reason = "cancelled in the browser";
+// The session ended (done, cancelled or failed): the phase, the report and the message follow it.
+void App::settle() {
+    switch (session_->phase()) {
+    case SessionPhase::Failed:
+        phase_ = RunPhase::Failed;
+        message_ = "the run failed: " + session_->stop_reason() +
+                   (session_->stop_reason().rfind("out of memory", 0) == 0
+                        ? "; the browser app holds at most 4 GiB, the astrolabe CLI has no such limit"
+                        : "");
+        return;
+    case SessionPhase::Stopped:
+        phase_ = RunPhase::Cancelled;
+        break;
+    default:
+        phase_ = RunPhase::Done;
+        break;
     }
-    report_ = astrolabe::report_json(result_, ctx);
-    phase_ = end;
+    report_ = session_->report_json();
+    const RunResult& r = session_->result();
     critical_.reset();
     critical_keys_.clear();
-    if (end == RunPhase::Done) {
+    if (phase_ == RunPhase::Done) {
+        const ReportContext ctx = session_->context();
         RunSnapshot snap;
         snap.number = ++runs_done_;
-        snap.label = source_ + ", " + network_label(sim_->input().network);
+        snap.label = source_ + ", " + network_label(session_->simulation().input().network);
         snap.network_model = ctx.network_model;
         snap.compute_model = ctx.compute_model;
-        snap.total_ns = result_.total_ns;
-        snap.npus = result_.stats.npus;
+        snap.total_ns = r.total_ns;
+        snap.npus = r.stats.npus;
         if (runs_.size() == 2) runs_.erase(runs_.begin());
         runs_.push_back(std::move(snap));
     }
-    if (end == RunPhase::Done && !result_.complete)
-        message_ = "the run ended with NPUs that did not finish (" + std::to_string(result_.stuck.size()) +
+    if (phase_ == RunPhase::Done && !r.complete)
+        message_ = "the run ended with NPUs that did not finish (" + std::to_string(r.stuck.size()) +
                    " stuck nodes); see the results";
+}
+
+const RunResult* App::result() const {
+    const bool ended = phase_ == RunPhase::Done || phase_ == RunPhase::Cancelled;
+    return session_ && ended && session_->phase() != SessionPhase::Running ? &session_->result() : nullptr;
+}
+
+const std::vector<std::string>& App::warnings() const {
+    static const std::vector<std::string> kNone;
+    return session_ ? session_->warnings() : kNone;
 }
 
 const CriticalPath& App::critical_path() const {
     if (!critical_) {
         critical_ = std::make_unique<CriticalPath>();
-        if (sim_ && has_result_)
-            *critical_ = astrolabe::critical_path(sim_->input().graphs, result_.stats.timeline);
+        if (const RunResult* r = result())
+            *critical_ = astrolabe::critical_path(session_->simulation().input().graphs, r->stats.timeline);
         critical_keys_.clear();
         for (const auto& s : critical_->steps)
             critical_keys_.push_back(uint64_t(s.npu) << 32 | s.node);
@@ -331,23 +313,23 @@ bool App::on_critical_path(uint32_t npu, uint32_t node) const {
 }
 
 double App::progress() const {
-    if (!sim_ || sim_->nodes_total() == 0) return 0;
-    return double(sim_->nodes_done()) / double(sim_->nodes_total());
+    if (!session_ || session_->nodes_total() == 0) return 0;
+    return double(session_->nodes_done()) / double(session_->nodes_total());
 }
 
 double App::events_per_s() const {
-    return sim_ && run_wall_s_ > 0 ? double(sim_->events()) / run_wall_s_ : 0;
+    return session_ && session_->wall_s() > 0 ? double(session_->events()) / session_->wall_s() : 0;
 }
 
 uint64_t App::events() const {
-    return sim_ ? sim_->events() : 0;
+    return session_ ? session_->events() : 0;
 }
 TimeNs App::sim_now() const {
-    return sim_ ? sim_->now() : 0;
+    return session_ ? session_->sim_now() : 0;
 }
 
 std::string App::timeline_json() const {
-    return sim_ && has_result_ ? astrolabe::timeline_json(*sim_, result_) : std::string();
+    return result() ? session_->timeline_json() : std::string();
 }
 
 Result<std::string> App::share_fragment() const {

@@ -9,9 +9,8 @@
 #include "core/base/status.h"
 #include "core/config/scenario_doc.h"
 #include "core/report/critical_path.h"
-#include "core/session/scenario_setup.h"
+#include "core/session/session.h"
 
-#include <chrono>
 #include <memory>
 #include <string>
 #include <utility>
@@ -40,6 +39,7 @@ class App {
 public:
     // `samples_root` holds one folder per bundled sample, each with a scenario.json and its traces.
     explicit App(std::string samples_root);
+    ~App();
 
     // [SECTION] scenario
     // Each load returns an error only when it refuses the input (the scenario is then unchanged and the
@@ -65,9 +65,12 @@ public:
     // Builds the simulation from the scenario (traces decoded now) and starts stepping. False on failure,
     // with the reason in message().
     bool start_run();
-    // Runs events until `budget_ms` of wall time is spent or the run ends.
+    // Runs events until `budget_ms` of wall time is spent or the run ends. An internal error ends the run
+    // with a message (phase Failed); the app keeps working.
     void step(double budget_ms);
     void cancel();
+    // Test hook (browser tests): the next step fails a SIM_ASSERT inside the simulator, as a bug would.
+    void inject_internal_error() { inject_error_ = true; }
     RunPhase phase() const { return phase_; }
     double progress() const; // 0..1, nodes done over nodes
     double events_per_s() const;
@@ -75,11 +78,11 @@ public:
     TimeNs sim_now() const;
 
     // [SECTION] results (valid in phase Done; Cancelled keeps a partial result)
-    const Simulation* simulation() const { return sim_.get(); }
-    const RunResult* result() const { return has_result_ ? &result_ : nullptr; }
+    const Session* session() const { return session_.get(); }
+    const RunResult* result() const;
     const std::string& report_json() const { return report_; }
     std::string timeline_json() const;
-    const std::vector<std::string>& warnings() const { return warnings_; }
+    const std::vector<std::string>& warnings() const;
     // The chain of nodes that set the total time (core/report/critical_path.h), computed on first use.
     const CriticalPath& critical_path() const;
     bool on_critical_path(uint32_t npu, uint32_t node) const;
@@ -98,10 +101,8 @@ public:
 
 private:
     Status adopt(config::ScenarioDoc doc, const std::string& source);
-    bool start_run_unguarded();
-    Result<std::unique_ptr<TraceSource>> traces_for(config::Scenario::WorkloadKind kind,
-                                                    const std::string& workload);
-    void finish(RunPhase end);
+    class Host;
+    void settle();
 
     std::string samples_root_;
     std::vector<SampleInfo> samples_;
@@ -110,14 +111,10 @@ private:
     Status validation_;
 
     RunPhase phase_ = RunPhase::Idle;
-    std::unique_ptr<Simulation> sim_;
-    std::string workload_label_;
-    std::chrono::steady_clock::time_point run_start_;
-    double run_wall_s_ = 0;
-    RunResult result_;
-    bool has_result_ = false;
+    std::unique_ptr<Host> host_;
+    std::unique_ptr<Session> session_;
+    bool inject_error_ = false;
     std::string report_;
-    std::vector<std::string> warnings_;
     std::string message_;
     mutable std::unique_ptr<CriticalPath> critical_;
     mutable std::vector<uint64_t> critical_keys_; // npu << 32 | node, sorted

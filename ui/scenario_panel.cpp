@@ -1,6 +1,9 @@
 // The scenario panel: where the workload comes from, the model choices, and forms over the network, system
 // and memory sections of the scenario JSON. Every edit goes straight into the document and is re-validated
 // by the CLI's own parser; its messages appear under the field they name.
+#include "core/config/spellings.h"
+#include "core/generate/transformer_params.h"
+#include "core/session/generated_workload.h"
 #include "ui/ui.h"
 
 #include <imgui.h>
@@ -12,40 +15,24 @@ namespace astrolabe::ui {
 
 namespace {
 
-const char* kTopologies[] = {"Ring", "FullyConnected", "Switch"};
-const char* kAlgorithms[] = {"ring", "direct", "halvingDoubling", "doubleBinaryTree"};
-const char* kPolicies[] = {"LIFO", "FIFO", "EXPLICIT"};
-const char* kOptimizations[] = {"baseline", "localBWAware"};
-const char* kMemoryTypes[] = {"NO_MEMORY_EXPANSION", "PER_NODE_MEMORY_EXPANSION", "PER_NPU_MEMORY_EXPANSION",
-                              "MEMORY_POOL", "LOCAL_MEMORY"};
-const char* kNetworkModels[] = {"analytical", "congestion", "flow"};
-const char* kComputeModels[] = {"system", "trace", "roofline", "systolic"};
-const char* kDataflows[] = {"os", "ws", "is"};
-const char* kGenerateKinds[] = {"transformer", "microbench"};
-const char* kPresets[] = {"(none)", "gpt3-175b", "llama3-8b", "llama3-70b", "mixtral-8x7b"};
-const char* kModelFamilies[] = {"gpt", "llama"};
-const char* kBenchCollectives[] = {"all_reduce", "all_gather", "reduce_scatter", "all_to_all"};
-const char* kCollectiveKeys[] = {"all-reduce-implementation", "all-gather-implementation",
-                                 "reduce-scatter-implementation", "all-to-all-implementation"};
-
-template <size_t N>
-int index_of(const char* (&options)[N], const std::string& v) {
-    for (size_t i = 0; i < N; ++i)
-        if (v == options[i]) return static_cast<int>(i);
-    return -1;
+// Every menu's choices come from core, where the parsers read the same lists: a spelling added there shows
+// up here, and nothing here can drift from what the CLI accepts.
+template <class E>
+const std::vector<std::string>& choices() {
+    static const std::vector<std::string> kNames = config::names_of(config::spellings<E>());
+    return kNames;
 }
 
 // A combo over `options` bound to the string at `path`; a value outside the list is shown as is.
-template <size_t N>
-bool edit_choice(App& app, const char* label, const std::string& path, const char* (&options)[N],
-                 const char* fallback) {
+bool edit_choice(App& app, const char* label, const std::string& path,
+                 const std::vector<std::string>& options, const char* fallback) {
     std::string cur = app.doc().get_string(path, fallback);
     bool changed = false;
     if (ImGui::BeginCombo(label, cur.c_str())) {
-        for (size_t i = 0; i < N; ++i) {
-            bool selected = cur == options[i];
-            if (ImGui::Selectable(options[i], selected) && !selected) {
-                app.doc().set_string(path, options[i]);
+        for (const auto& option : options) {
+            bool selected = cur == option;
+            if (ImGui::Selectable(option.c_str(), selected) && !selected) {
+                app.doc().set_string(path, option);
                 changed = true;
             }
         }
@@ -96,7 +83,8 @@ void network_section(App& app) {
             ImGui::Text("%zu", d);
             ImGui::TableNextColumn();
             ImGui::SetNextItemWidth(-1);
-            changed |= edit_choice(app, "##topo", "/network/topology/" + i, kTopologies, "Ring");
+            changed |=
+                edit_choice(app, "##topo", "/network/topology/" + i, choices<config::Topology>(), "Ring");
             ImGui::TableNextColumn();
             ImGui::SetNextItemWidth(-1);
             changed |= edit_number(app, "##npus", "/network/npus_count/" + i, 1, true);
@@ -116,9 +104,10 @@ void network_section(App& app) {
         for (const char* k :
              {"/network/topology", "/network/npus_count", "/network/bandwidth", "/network/latency"})
             doc.set_array_size(k, n);
-        for (const char* k : kCollectiveKeys)
-            if (doc.array_size(std::string("/system/") + k) > 0)
-                doc.set_array_size(std::string("/system/") + k, n);
+        for (int kind = 0; kind < config::kCollectiveKinds; ++kind) {
+            const std::string path = std::string("/system/") + config::implementation_key(kind);
+            if (doc.array_size(path) > 0) doc.set_array_size(path, n);
+        }
         changed = true;
     };
     if (ImGui::SmallButton("+ dimension")) resize(dims + 1);
@@ -133,13 +122,14 @@ void network_section(App& app) {
 void system_section(App& app) {
     bool changed = false;
     push_form_width("active-chunks-per-dimension");
-    changed |= edit_choice(app, "scheduling-policy", "/system/scheduling-policy", kPolicies, "LIFO");
+    changed |= edit_choice(app, "scheduling-policy", "/system/scheduling-policy",
+                           choices<config::SchedulingPolicy>(), "LIFO");
     changed |= edit_number(app, "endpoint-delay", "/system/endpoint-delay", 10, true);
     changed |=
         edit_number(app, "active-chunks-per-dimension", "/system/active-chunks-per-dimension", 1, true);
     changed |= edit_number(app, "preferred-dataset-splits", "/system/preferred-dataset-splits", 1, true);
-    changed |= edit_choice(app, "collective-optimization", "/system/collective-optimization", kOptimizations,
-                           "baseline");
+    changed |= edit_choice(app, "collective-optimization", "/system/collective-optimization",
+                           choices<config::CollectiveOptimization>(), "baseline");
     changed |= edit_number(app, "local-mem-bw (GB/s)", "/system/local-mem-bw", 0, false);
     bool roofline = app.doc().get_number("/system/roofline-enabled", 0) != 0;
     if (ImGui::Checkbox("roofline-enabled", &roofline)) {
@@ -151,7 +141,8 @@ void system_section(App& app) {
     size_t dims = app.doc().array_size("/network/topology");
     // The key on its own line and one choice per dimension below it, sized to fit the panel.
     const float spacing = ImGui::GetStyle().ItemSpacing.x;
-    for (const char* key : kCollectiveKeys) {
+    for (int kind = 0; kind < config::kCollectiveKinds; ++kind) {
+        const char* key = config::implementation_key(kind);
         std::string path = std::string("/system/") + key;
         ImGui::PushID(key);
         ImGui::TextUnformatted(key);
@@ -174,7 +165,8 @@ void system_section(App& app) {
                     changed = true;
                 }
             } else {
-                changed |= edit_choice(app, "##alg", path + "/" + std::to_string(d), kAlgorithms, "ring");
+                changed |= edit_choice(app, "##alg", path + "/" + std::to_string(d),
+                                       choices<config::CollectiveAlgorithm>(), "ring");
             }
             ImGui::PopID();
         }
@@ -191,7 +183,8 @@ void memory_section(App& app) {
     struct PopWidth {
         ~PopWidth() { ImGui::PopItemWidth(); }
     } pop_width; // two return paths below
-    changed |= edit_choice(app, "memory-type", "/memory/memory-type", kMemoryTypes, "NO_MEMORY_EXPANSION");
+    changed |= edit_choice(app, "memory-type", "/memory/memory-type", choices<config::MemoryType>(),
+                           "NO_MEMORY_EXPANSION");
     if (app.doc().get_string("/memory/memory-type") == "LOCAL_MEMORY") {
         changed |= edit_number(app, "local-mem-latency (ns)", "/memory/local-mem-latency", 0, true);
         changed |= edit_number(app, "local-mem-bw (GB/s)", "/memory/local-mem-bw", 0, true);
@@ -235,15 +228,16 @@ bool compute_section(App& app) {
     bool changed = false;
     ImGui::SetNextItemWidth(160);
     if (ImGui::BeginCombo("compute model", model.c_str())) {
-        for (const char* m : kComputeModels) {
-            if (ImGui::Selectable(m, model == m) && model != m) {
+        for (const std::string& m : choices<config::ComputeModel>()) {
+            if (ImGui::Selectable(m.c_str(), model == m) && model != m) {
                 doc.erase("/compute_model");
-                if (std::string(m) == "systolic") {
+                if (m == config::name_of(config::ComputeModel::Systolic)) {
                     // The object form, with the defaults the simulator would use, so they are visible.
                     doc.set_string("/compute_model/model", "systolic");
                     doc.set_number("/compute_model/array_rows", 128);
                     doc.set_number("/compute_model/array_cols", 128);
-                    doc.set_string("/compute_model/dataflow", "ws");
+                    doc.set_string("/compute_model/dataflow",
+                                   config::name_of(config::SystolicConfig().dataflow));
                     doc.set_number("/compute_model/clock_ghz", 1.0);
                 } else {
                     doc.set_string("/compute_model", m);
@@ -261,7 +255,7 @@ bool compute_section(App& app) {
         ImGui::SetNextItemWidth(80);
         changed |= edit_number(app, "cols", "/compute_model/array_cols", 128, true);
         ImGui::SetNextItemWidth(80);
-        changed |= edit_choice(app, "dataflow", "/compute_model/dataflow", kDataflows, "ws");
+        changed |= edit_choice(app, "dataflow", "/compute_model/dataflow", choices<config::Dataflow>(), "ws");
         ImGui::SameLine();
         ImGui::SetNextItemWidth(80);
         changed |= edit_number(app, "clock GHz", "/compute_model/clock_ghz", 1.0, false);
@@ -320,9 +314,17 @@ void generate_section(App& app) {
         }
         return;
     }
+    static const std::vector<std::string> kinds = generate_kinds();
+    static const std::vector<std::string> collectives = microbench_collectives();
+    static const std::vector<std::string> families = generate::model_family_names();
+    static const std::vector<std::string> presets = [] {
+        std::vector<std::string> v = generate::preset_names();
+        v.insert(v.begin(), "(none)");
+        return v;
+    }();
     bool changed = false;
     ImGui::SetNextItemWidth(140);
-    changed |= edit_choice(app, "kind", g + "kind", kGenerateKinds, "transformer");
+    changed |= edit_choice(app, "kind", g + "kind", kinds, "transformer");
     auto num = [&](const char* key, double fallback) {
         ImGui::SetNextItemWidth(90);
         return edit_number(app, key, g + key, fallback, true);
@@ -330,7 +332,7 @@ void generate_section(App& app) {
     double npus = 0;
     if (doc.get_string(g + "kind") == "microbench") {
         ImGui::SetNextItemWidth(140);
-        changed |= edit_choice(app, "collective", g + "collective", kBenchCollectives, "all_reduce");
+        changed |= edit_choice(app, "collective", g + "collective", collectives, "all_reduce");
         std::string size = doc.get_string(g + "size", "1MiB");
         char buf[32];
         std::snprintf(buf, sizeof buf, "%s", size.c_str());
@@ -347,9 +349,9 @@ void generate_section(App& app) {
         std::string preset = doc.get_string(g + "preset", "(none)");
         ImGui::SetNextItemWidth(140);
         if (ImGui::BeginCombo("preset", preset.c_str())) {
-            for (const char* p : kPresets) {
-                if (ImGui::Selectable(p, preset == p) && preset != p) {
-                    if (std::string(p) == "(none)")
+            for (const std::string& p : presets) {
+                if (ImGui::Selectable(p.c_str(), preset == p) && preset != p) {
+                    if (p == "(none)")
                         doc.erase(g + "preset");
                     else
                         doc.set_string(g + "preset", p);
@@ -359,7 +361,7 @@ void generate_section(App& app) {
             ImGui::EndCombo();
         }
         ImGui::SetNextItemWidth(140);
-        changed |= edit_choice(app, "model", g + "model", kModelFamilies, "gpt");
+        changed |= edit_choice(app, "model", g + "model", families, "gpt");
         // Parameters left out come from the preset (or the generator's defaults); shown as entered.
         changed |= num("layers", 4);
         ImGui::SameLine();
@@ -452,7 +454,8 @@ void draw_scenario_panel(App& app, View& view, Platform& platform) {
 
     bool changed = false;
     ImGui::SetNextItemWidth(160);
-    changed |= edit_choice(app, "network model", "/network_model", kNetworkModels, "analytical");
+    changed |=
+        edit_choice(app, "network model", "/network_model", choices<config::NetworkModel>(), "analytical");
     changed |= compute_section(app);
     if (changed) app.doc_changed();
     show_problems(app.problems_for("network_model", ""));

@@ -1,7 +1,5 @@
 // The timeline: every NPU as two tracks (compute and memory above, communication below), every node a
 // box. Mouse wheel zooms around the pointer, dragging pans, hovering shows the node.
-#include "core/system/scheduling/workload_graph.h"
-#include "core/trace/trace_types.h"
 #include "ui/ui.h"
 
 #include <imgui.h>
@@ -29,21 +27,22 @@ void build_index(const RunResult& r, TimelineIndex& ix) {
     ix.built_events = r.events;
 }
 
-bool comm_track(const GraphNode& n) {
-    return n.kind == NodeKind::Send || n.kind == NodeKind::Recv || n.kind == NodeKind::Collective;
+using Kind = TimelineNode::Kind;
+
+bool comm_track(const TimelineNode& n) {
+    return n.kind == Kind::Send || n.kind == Kind::Recv || n.kind == Kind::Collective;
 }
 
-ImU32 colour_of(const GraphNode& n) {
+ImU32 colour_of(const TimelineNode& n) {
     switch (n.kind) {
-    case NodeKind::Compute:
-        return n.has(kCpuOp) ? IM_COL32(90, 190, 120, 255) : IM_COL32(80, 160, 230, 255);
-    case NodeKind::MemLoad:
-    case NodeKind::MemStore:
+    case Kind::Compute:
+        return n.cpu ? IM_COL32(90, 190, 120, 255) : IM_COL32(80, 160, 230, 255);
+    case Kind::Memory:
         return IM_COL32(150, 110, 220, 255);
-    case NodeKind::Collective:
+    case Kind::Collective:
         return IM_COL32(235, 120, 60, 255);
-    case NodeKind::Send:
-    case NodeKind::Recv:
+    case Kind::Send:
+    case Kind::Recv:
         return IM_COL32(230, 190, 70, 255);
     default:
         return IM_COL32(140, 140, 140, 255);
@@ -54,11 +53,10 @@ ImU32 colour_of(const GraphNode& n) {
 
 void draw_timeline(App& app, View& view) {
     const RunResult& r = *app.result();
-    const Simulation& sim = *app.simulation();
+    const Simulation& sim = app.session()->simulation();
     TimelineIndex& ix = view.timeline;
     if (ix.built_for != &r || ix.built_events != r.events) build_index(r, ix);
     const auto& recs = r.stats.timeline;
-    const auto& graphs = sim.input().graphs;
     const double total = static_cast<double>(std::max<TimeNs>(r.total_ns, 1));
     if (view.tl_width <= 0) {
         view.tl_start = 0;
@@ -128,7 +126,7 @@ void draw_timeline(App& app, View& view) {
                 const TimelineRecord& rec = recs[*it];
                 if (static_cast<double>(rec.start_ns) > t1) break;
                 if (static_cast<double>(rec.end_ns) < t0) continue;
-                const GraphNode& n = graphs[rec.npu].nodes[rec.node];
+                const TimelineNode n = sim.timeline_node(rec);
                 int track = comm_track(n) ? 1 : 0;
                 float x0 =
                     p.x + label_w + static_cast<float>((static_cast<double>(rec.start_ns) - t0) * px_per_ns);
@@ -151,19 +149,16 @@ void draw_timeline(App& app, View& view) {
     }
     if (hover_rec >= 0) {
         const TimelineRecord& rec = recs[static_cast<size_t>(hover_rec)];
-        const WorkloadGraph& g = graphs[rec.npu];
-        const GraphNode& n = g.nodes[rec.node];
-        std::string name = g.name(rec.node);
+        const TimelineNode n = sim.timeline_node(rec);
         ImGui::BeginTooltip();
         ImGui::Text("NPU %u, node %llu: %s", rec.npu, static_cast<unsigned long long>(n.id),
-                    name.empty() ? node_kind_name(n.kind) : name.c_str());
-        ImGui::Text("%s%s%s", node_kind_name(n.kind), n.kind == NodeKind::Collective ? " " : "",
-                    n.kind == NodeKind::Collective ? trace::collective_type_name(n.collective) : "");
+                    n.name.empty() ? n.kind_name : n.name.c_str());
+        ImGui::Text("%s%s%s", n.kind_name, n.collective ? " " : "", n.collective ? n.collective : "");
         ImGui::Text("start %s, duration %s", format_ns(double(rec.start_ns)).c_str(),
                     format_ns(double(rec.end_ns - rec.start_ns)).c_str());
         if (n.bytes) ImGui::Text("%llu bytes", static_cast<unsigned long long>(n.bytes));
-        if (n.kind == NodeKind::Send || n.kind == NodeKind::Recv)
-            ImGui::Text("%s NPU %u, tag %u", n.kind == NodeKind::Send ? "to" : "from", n.peer, n.tag);
+        if (n.kind == Kind::Send || n.kind == Kind::Recv)
+            ImGui::Text("%s NPU %u, tag %u", n.kind == Kind::Send ? "to" : "from", n.peer, n.tag);
         if (app.on_critical_path(rec.npu, rec.node)) ImGui::TextUnformatted("on the critical path");
         ImGui::EndTooltip();
     }

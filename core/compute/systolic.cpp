@@ -24,30 +24,6 @@ uint64_t ceil_div(uint64_t a, uint64_t b) {
 
 } // namespace
 
-const char* dataflow_name(Dataflow d) {
-    switch (d) {
-    case Dataflow::OutputStationary:
-        return "os";
-    case Dataflow::WeightStationary:
-        return "ws";
-    case Dataflow::InputStationary:
-        return "is";
-    }
-    return "?";
-}
-
-bool parse_dataflow(const std::string& s, Dataflow& out) {
-    if (s == "os")
-        out = Dataflow::OutputStationary;
-    else if (s == "ws")
-        out = Dataflow::WeightStationary;
-    else if (s == "is")
-        out = Dataflow::InputStationary;
-    else
-        return false;
-    return true;
-}
-
 SystolicResult systolic_gemm(const SystolicArray& a, const Gemm& g) {
     SystolicResult r;
     if (g.m == 0 || g.n == 0 || g.k == 0 || g.batch == 0 || a.rows == 0 || a.cols == 0) return r;

@@ -26,15 +26,15 @@
 #pragma once
 
 #include "core/base/time.h"
+#include "core/config/config_types.h"
 
 #include <cstdint>
 #include <string>
 
 namespace astrolabe {
 
-enum class Dataflow : uint8_t { OutputStationary, WeightStationary, InputStationary };
-const char* dataflow_name(Dataflow d); // "os", "ws", "is"
-bool parse_dataflow(const std::string& s, Dataflow& out);
+// Spelled "os", "ws", "is" by config's table (config::name_of, config::parse_name).
+using Dataflow = config::Dataflow;
 
 struct SystolicArray {
     uint32_t rows = 128;

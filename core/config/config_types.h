@@ -13,8 +13,8 @@
 namespace astrolabe::config {
 
 // [SECTION] network
+// Every enum of this file is spelled by one table in spellings.h (name_of, parse_name).
 enum class Topology : uint8_t { Ring, FullyConnected, Switch };
-const char* topology_name(Topology t);
 
 struct NetworkDim {
     Topology topology = Topology::Ring;
@@ -26,17 +26,18 @@ struct NetworkDim {
 struct NetworkConfig {
     std::vector<NetworkDim> dims;
     std::vector<std::string> warnings;
+    // The product of the dimensions' NPU counts; saturates at UINT64_MAX (the parsers refuse any product
+    // above 2^24, so only a hand-built config can reach it).
     uint64_t npus() const {
         uint64_t n = 1;
         for (const auto& d : dims)
-            n *= d.npus;
+            n = d.npus && n > UINT64_MAX / d.npus ? UINT64_MAX : n * d.npus;
         return dims.empty() ? 0 : n;
     }
 };
 
 // [SECTION] system
 enum class CollectiveAlgorithm : uint8_t { Ring, Direct, HalvingDoubling, DoubleBinaryTree };
-const char* algorithm_name(CollectiveAlgorithm a);
 
 struct AlgorithmChoice {
     CollectiveAlgorithm algorithm = CollectiveAlgorithm::Ring;
@@ -46,8 +47,6 @@ struct AlgorithmChoice {
 
 enum class SchedulingPolicy : uint8_t { LIFO, FIFO, EXPLICIT };
 enum class CollectiveOptimization : uint8_t { Baseline, LocalBWAware };
-const char* scheduling_policy_name(SchedulingPolicy p);
-const char* optimization_name(CollectiveOptimization o);
 
 // The four collectives ASTRA-sim's system layer implements, in the order of its *-implementation keys.
 enum class CollectiveKind : uint8_t { AllReduce, AllGather, ReduceScatter, AllToAll };
@@ -86,17 +85,26 @@ struct SystemConfig {
 };
 
 // [SECTION] systolic array (the `systolic` compute model; core/compute/systolic.h)
+// Which operand stays in the array: output (os), weight (ws) or input (is) stationary.
+enum class Dataflow : uint8_t { OutputStationary, WeightStationary, InputStationary };
+
 struct SystolicConfig {
     uint32_t rows = 128;
     uint32_t cols = 128;
-    std::string dataflow = "ws"; // os, ws or is
+    Dataflow dataflow = Dataflow::WeightStationary;
     double clock_ghz = 1.0;
 };
+
+// [SECTION] model choices (the run's `network_model` and `compute_model`)
+// Analytical: ASTRA-sim's analytical backend (no contention); Congestion: per-link queues; Flow: max-min
+// fair sharing of the links between concurrent flows.
+enum class NetworkModel : uint8_t { Analytical, Congestion, Flow };
+// FromSystem: the system config's roofline-enabled decides between Trace and Roofline.
+enum class ComputeModel : uint8_t { FromSystem, Trace, Roofline, Systolic };
 
 // [SECTION] remote memory
 // Local: an Astrolabe extension (not ASTRA-sim's): MEM nodes use each NPU's own local memory (HBM).
 enum class MemoryType : uint8_t { NoExpansion, PerNodeExpansion, PerNpuExpansion, Pool, Local };
-const char* memory_type_name(MemoryType t);
 
 // How a shared remote memory (per node or pool) serves concurrent accesses.
 //   Fifo: ASTRA-sim's model, one access at a time, first come first served (latency included).

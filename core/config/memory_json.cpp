@@ -1,6 +1,7 @@
 // ASTRA-sim's remote-memory JSON -> MemoryConfig.
 #include "core/config/config_parse.h"
 #include "core/config/json_read.h"
+#include "core/config/spellings.h"
 
 #include <cmath>
 
@@ -21,20 +22,9 @@ Result<MemoryConfig> memory_from_json(const json& j, const std::string& source) 
         f.problem("memory-type", "is missing; one of NO_MEMORY_EXPANSION, PER_NODE_MEMORY_EXPANSION, "
                                  "PER_NPU_MEMORY_EXPANSION, MEMORY_POOL, LOCAL_MEMORY was expected");
     f.read_string("memory-type", type);
-    if (type == "NO_MEMORY_EXPANSION")
-        mem.type = MemoryType::NoExpansion;
-    else if (type == "PER_NODE_MEMORY_EXPANSION")
-        mem.type = MemoryType::PerNodeExpansion;
-    else if (type == "PER_NPU_MEMORY_EXPANSION")
-        mem.type = MemoryType::PerNpuExpansion;
-    else if (type == "MEMORY_POOL")
-        mem.type = MemoryType::Pool;
-    else if (type == "LOCAL_MEMORY")
-        mem.type = MemoryType::Local;
-    else if (!type.empty())
-        f.problem("memory-type", "is \"" + type +
-                                     "\"; one of NO_MEMORY_EXPANSION, PER_NODE_MEMORY_EXPANSION, "
-                                     "PER_NPU_MEMORY_EXPANSION, MEMORY_POOL, LOCAL_MEMORY was expected");
+    if (!type.empty() && !parse_name(type, mem.type))
+        f.problem("memory-type",
+                  "is \"" + type + "\"; one of " + expected_choice(spellings<MemoryType>(), type));
 
     // LOCAL_MEMORY (ours): each NPU's own memory serves its MEM nodes, latency + bytes / bandwidth, and
     // NPUs never wait for each other. Its keys say "local" so they cannot be mistaken for a remote pool's.

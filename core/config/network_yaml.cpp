@@ -4,6 +4,7 @@
 // comments. Anything else (nested maps, anchors, multi-documents) is refused with its line number.
 #include "core/config/config_parse.h"
 #include "core/config/json_read.h"
+#include "core/config/spellings.h"
 
 #include <cmath>
 #include <cstdio>
@@ -206,19 +207,13 @@ Result<NetworkConfig> network_from_raw(const RawNetwork& raw, const std::string&
         return Status::error(where("topology", &raw.at("topology")[0]) + std::to_string(dims) +
                              " dimensions; at most 8 are supported");
     net.dims.resize(dims);
-    uint64_t total = 1;
+    double total = 1;
     for (size_t d = 0; d < dims; ++d) {
         NetworkDim& nd = net.dims[d];
         const Scalar& topo = raw.at("topology")[d];
-        if (topo.text == "Ring")
-            nd.topology = Topology::Ring;
-        else if (topo.text == "FullyConnected")
-            nd.topology = Topology::FullyConnected;
-        else if (topo.text == "Switch")
-            nd.topology = Topology::Switch;
-        else
-            problems.add(where("topology", &topo) + "\"" + topo.text +
-                         "\" is not a topology; Ring, FullyConnected or Switch was expected");
+        if (!parse_name(topo.text, nd.topology))
+            problems.add(where("topology", &topo) + "\"" + topo.text + "\" is not a topology; " +
+                         expected_choice(spellings<Topology>(), topo.text));
 
         const Scalar& n = raw.at("npus_count")[d];
         double v = 0;
@@ -227,6 +222,7 @@ Result<NetworkConfig> network_from_raw(const RawNetwork& raw, const std::string&
                          "\" is not an NPU count; a whole number from 1 to 16777216 was expected");
         else {
             nd.npus = static_cast<uint32_t>(v);
+            // In floating point: four dimensions of 65536 would wrap a 64-bit product around to 0.
             total *= nd.npus;
         }
         const Scalar& bw = raw.at("bandwidth")[d];
@@ -242,9 +238,12 @@ Result<NetworkConfig> network_from_raw(const RawNetwork& raw, const std::string&
         else
             nd.latency_ns = v;
     }
-    if (problems.is_ok() && total > (uint64_t(1) << 24))
-        problems.add(source + ": npus_count: the dimensions multiply to " + std::to_string(total) +
-                     " NPUs; at most 16777216 are supported");
+    if (problems.is_ok() && total > double(uint64_t(1) << 24)) {
+        char product[32];
+        std::snprintf(product, sizeof product, "%.0f", total);
+        problems.add(source + ": npus_count: the dimensions multiply to " + product +
+                     " NPUs, which exceeds the limit of 16777216 NPUs");
+    }
     for (const auto& kv : raw) {
         bool known = false;
         for (const char* k : kKeys)

@@ -11,6 +11,11 @@
 //                       "clock_ghz": 1.0} }
 //
 // `memory` and `comm_groups` may be left out. Configs use exactly the keys of ASTRA-sim's files.
+//
+// The same struct is what a run takes (core/session): the CLI fills it from its flags (a prefix workload
+// and the config files), the browser and `run --scenario` from the JSON, tests and searches by hand. A parsed
+// Scenario is fully validated: every enum is a legal value and every config is checked on its own; what
+// depends on the traces (counts, groups used) is checked when the simulation is built.
 #pragma once
 
 #include "core/base/status.h"
@@ -32,9 +37,9 @@ struct Scenario {
     SystemConfig system;
     MemoryConfig memory;
     CommGroups groups;
-    std::string network_model = "analytical";
-    std::string compute_model = "system";
-    SystolicConfig systolic; // the array when compute_model is "systolic"
+    NetworkModel network_model = NetworkModel::Analytical;
+    ComputeModel compute_model = ComputeModel::FromSystem;
+    SystolicConfig systolic; // the array when compute_model is Systolic
 };
 
 Result<Scenario> parse_scenario_json(std::string_view text, const std::string& source);

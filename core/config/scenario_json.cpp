@@ -2,6 +2,7 @@
 
 #include "core/base/base64.h"
 #include "core/config/json_read.h"
+#include "core/config/spellings.h"
 
 namespace astrolabe::config {
 
@@ -116,10 +117,11 @@ Result<Scenario> parse_scenario_json(std::string_view text, const std::string& s
             const std::string& k = it.key();
             const json& v = it.value();
             if (k == "model") {
-                if (v.is_string())
-                    s.compute_model = v.get<std::string>();
-                else
+                if (!v.is_string())
                     problems.add(where + ".model: a string was expected");
+                else if (!parse_name(v.get<std::string>(), s.compute_model))
+                    problems.add(where + ".model: '" + v.get<std::string>() + "'; " +
+                                 expected_choice(spellings<ComputeModel>(), v.get<std::string>()));
             } else if (k == "array_rows" || k == "array_cols") {
                 if (!v.is_number_unsigned() || v.get<uint64_t>() == 0 || v.get<uint64_t>() > 65536)
                     problems.add(where + "." + k + ": is " + v.dump() +
@@ -127,11 +129,10 @@ Result<Scenario> parse_scenario_json(std::string_view text, const std::string& s
                 else
                     (k == "array_rows" ? s.systolic.rows : s.systolic.cols) = v.get<uint32_t>();
             } else if (k == "dataflow") {
-                if (!v.is_string() || (v != "os" && v != "ws" && v != "is"))
-                    problems.add(where + ".dataflow: is " + v.dump() +
-                                 "; \"os\", \"ws\" or \"is\" was expected");
-                else
-                    s.systolic.dataflow = v.get<std::string>();
+                if (!v.is_string() || !parse_name(v.get<std::string>(), s.systolic.dataflow))
+                    problems.add(where + ".dataflow: is " + v.dump() + "; " +
+                                 expected_choice(spellings<Dataflow>(),
+                                                 v.is_string() ? v.get<std::string>() : "", "\""));
             } else if (k == "clock_ghz") {
                 if (!v.is_number() || !(v.get<double>() > 0) || v.get<double>() > 1e6)
                     problems.add(where + ".clock_ghz: is " + v.dump() +
@@ -155,7 +156,14 @@ Result<Scenario> parse_scenario_json(std::string_view text, const std::string& s
                               : ": a string was expected"));
             continue;
         }
-        (std::string(key) == "network_model" ? s.network_model : s.compute_model) = j[key].get<std::string>();
+        const std::string name = j[key].get<std::string>();
+        const bool ok = std::string(key) == "network_model" ? parse_name(name, s.network_model)
+                                                            : parse_name(name, s.compute_model);
+        if (!ok)
+            problems.add(source + ": " + key + ": '" + name + "'; " +
+                         (std::string(key) == "network_model"
+                              ? expected_choice(spellings<NetworkModel>(), name)
+                              : expected_choice(spellings<ComputeModel>(), name)));
     }
     if (!problems.is_ok()) return problems;
     return s;

@@ -1,6 +1,7 @@
 // ASTRA-sim's system JSON -> SystemConfig.
 #include "core/config/config_parse.h"
 #include "core/config/json_read.h"
+#include "core/config/spellings.h"
 
 #include <set>
 
@@ -164,14 +165,9 @@ Result<SystemConfig> system_from_json(const json& j, const std::string& source) 
 
     std::string policy;
     f.read_string("scheduling-policy", policy);
-    if (policy == "LIFO")
-        sys.scheduling_policy = SchedulingPolicy::LIFO;
-    else if (policy == "FIFO")
-        sys.scheduling_policy = SchedulingPolicy::FIFO;
-    else if (policy == "EXPLICIT")
-        sys.scheduling_policy = SchedulingPolicy::EXPLICIT;
-    else if (!policy.empty())
-        f.problem("scheduling-policy", "is \"" + policy + "\"; LIFO, FIFO or EXPLICIT was expected");
+    if (!policy.empty() && !parse_name(policy, sys.scheduling_policy))
+        f.problem("scheduling-policy",
+                  "is \"" + policy + "\"; " + expected_choice(spellings<SchedulingPolicy>(), policy));
 
     if (f.has("endpoint-delay") && f.at("endpoint-delay").is_number() &&
         f.at("endpoint-delay").get<double>() == 0)
@@ -183,12 +179,9 @@ Result<SystemConfig> system_from_json(const json& j, const std::string& source) 
 
     std::string opt;
     f.read_string("collective-optimization", opt);
-    if (opt == "baseline")
-        sys.collective_optimization = CollectiveOptimization::Baseline;
-    else if (opt == "localBWAware")
-        sys.collective_optimization = CollectiveOptimization::LocalBWAware;
-    else if (!opt.empty())
-        f.problem("collective-optimization", "is \"" + opt + "\"; baseline or localBWAware was expected");
+    if (!opt.empty() && !parse_name(opt, sys.collective_optimization))
+        f.problem("collective-optimization",
+                  "is \"" + opt + "\"; " + expected_choice(spellings<CollectiveOptimization>(), opt));
 
     read_implementations(f, sys);
     f.read_double("local-mem-bw", sys.local_mem_bw_gbps, 0, true);
@@ -236,14 +229,8 @@ Result<SystemConfig> system_from_json(const json& j, const std::string& source) 
 } // namespace detail
 
 bool parse_algorithm(const std::string& name, AlgorithmChoice& out) {
-    if (name == "ring")
-        out = {CollectiveAlgorithm::Ring, -1};
-    else if (name == "direct")
-        out = {CollectiveAlgorithm::Direct, -1};
-    else if (name == "halvingDoubling")
-        out = {CollectiveAlgorithm::HalvingDoubling, -1};
-    else if (name == "doubleBinaryTree")
-        out = {CollectiveAlgorithm::DoubleBinaryTree, -1};
+    if (parse_name(name, out.algorithm))
+        out.window = -1;
     else if (name.size() > 6 && name.size() <= 11 && name.compare(0, 6, "direct") == 0) {
         int32_t k = 0;
         for (size_t i = 6; i < name.size(); ++i) {
@@ -261,7 +248,7 @@ bool parse_algorithm(const std::string& name, AlgorithmChoice& out) {
 std::string algorithm_spelling(const AlgorithmChoice& a) {
     if (a.algorithm == CollectiveAlgorithm::Direct && a.window > 0)
         return "direct" + std::to_string(a.window);
-    return algorithm_name(a.algorithm);
+    return name_of(a.algorithm);
 }
 
 Result<SystemConfig> parse_system_json(std::string_view text, const std::string& source) {

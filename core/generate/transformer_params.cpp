@@ -184,8 +184,12 @@ Status set_param(TransformerParams& p, const std::string& name, const std::strin
     auto flag = [&](bool& field) { return parse_bool(value, field) ? Status::ok() : bad("true or false"); };
     if (name == "preset") return apply_preset(p, value);
     if (name == "model") {
-        if (parse_choice(value, p.model, {{"gpt", ModelFamily::Gpt}, {"llama", ModelFamily::Llama}}))
-            return Status::ok();
+        const auto families = model_family_names();
+        for (size_t i = 0; i < families.size(); ++i)
+            if (value == families[i]) {
+                p.model = static_cast<ModelFamily>(i);
+                return Status::ok();
+            }
         return bad("gpt or llama");
     }
     if (name == "phase") {
@@ -243,6 +247,10 @@ Status apply_preset(TransformerParams& p, const std::string& name) {
     for (const Preset& pr : presets())
         known += (known.empty() ? "" : ", ") + std::string(pr.name);
     return Status::error("preset: '" + name + "' is not a known preset; one of " + known + " was expected");
+}
+
+std::vector<std::string> model_family_names() {
+    return {"gpt", "llama"}; // ModelFamily::Gpt, ModelFamily::Llama
 }
 
 std::vector<std::string> preset_names() {

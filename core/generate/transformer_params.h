@@ -77,6 +77,8 @@ const std::vector<std::pair<std::string, std::string>>& param_help();
 // Well-known models and their usual parallel layout; `preset` is applied before any override.
 Status apply_preset(TransformerParams& p, const std::string& name);
 std::vector<std::string> preset_names();
+// The spellings of ModelFamily in value order ("gpt", "llama"): the parameter's parser and menus use them.
+std::vector<std::string> model_family_names();
 
 // Applies a list of (name, value) pairs in order; "preset" is applied first wherever it appears.
 Status apply_params(TransformerParams& p, const std::vector<std::pair<std::string, std::string>>& named);

@@ -204,13 +204,6 @@ std::string report_summary(const RunResult& r, const ReportContext& ctx) {
     }
     for (const auto& [msg, count] : r.stats.notes)
         line("note (%llux): %s", ull(count), msg.c_str());
-    if (!r.unreceived.empty()) {
-        const auto& k = r.unreceived.front().key;
-        line("warning: %zu message(s) were sent but never received, e.g. NPU %u -> NPU %u, tag %llu, %llu "
-             "bytes "
-             "(a receive with that source, tag and size is missing)",
-             r.unreceived.size(), k.src, k.dst, ull(k.tag), ull(k.bytes));
-    }
     size_t shown = 0;
     for (const auto& s : r.stuck) {
         if (++shown > 20) {
@@ -220,6 +213,19 @@ std::string report_summary(const RunResult& r, const ReportContext& ctx) {
         line("stuck: NPU %u node %llu: %s", s.npu, ull(s.node_id), s.what.c_str());
     }
     return out;
+}
+
+std::string run_warnings_text(const RunResult& r) {
+    if (r.unreceived.empty()) return "";
+    const auto& k = r.unreceived.front().key;
+    char buf[320];
+    std::snprintf(
+        buf, sizeof buf,
+        "warning: %zu message(s) were sent but never received, e.g. NPU %u -> NPU %u, tag %llu, %llu "
+        "bytes (a receive with that source, tag and size is missing)\n",
+        r.unreceived.size(), k.src, k.dst, static_cast<unsigned long long>(k.tag),
+        static_cast<unsigned long long>(k.bytes));
+    return buf;
 }
 
 std::string timeline_json(const Simulation& sim, const RunResult& r) {
@@ -236,8 +242,7 @@ std::string timeline_json(const Simulation& sim, const RunResult& r, const Timel
     w.begin_object();
     w.field("displayTimeUnit", "ns");
     w.key("traceEvents").begin_array();
-    const auto& graphs = sim.input().graphs;
-    const size_t last = std::min<size_t>(graphs.size(), size_t(filter.last_npu) + 1);
+    const size_t last = std::min<size_t>(sim.npus(), size_t(filter.last_npu) + 1);
     for (size_t npu = filter.first_npu; npu < last; ++npu) {
         w.begin_object();
         w.field("ph", "M").field("name", "process_name").field("pid", uint64_t(npu));
@@ -252,18 +257,18 @@ std::string timeline_json(const Simulation& sim, const RunResult& r, const Timel
     }
     for (const auto& rec : r.stats.timeline) {
         if (!filter.keeps(rec)) continue;
-        const WorkloadGraph& g = graphs[rec.npu];
-        const GraphNode& n = g.nodes[rec.node];
-        int track = n.has(kCpuOp) ? 0 : n.kind == NodeKind::Compute ? 1 : n.kind == NodeKind::Recv ? 3 : 2;
-        std::string name = g.name(rec.node);
-        if (name.empty()) name = std::string(node_kind_name(n.kind)) + " " + std::to_string(n.id);
+        const TimelineNode n = sim.timeline_node(rec);
+        using Kind = TimelineNode::Kind;
+        const int track = n.cpu ? 0 : n.kind == Kind::Compute ? 1 : n.kind == Kind::Recv ? 3 : 2;
+        const std::string name =
+            n.name.empty() ? std::string(n.kind_name) + " " + std::to_string(n.id) : n.name;
         w.begin_object();
-        w.field("ph", "X").field("name", name).field("cat", node_kind_name(n.kind));
+        w.field("ph", "X").field("name", name).field("cat", n.kind_name);
         w.field("pid", uint64_t(rec.npu)).field("tid", track);
         w.field("ts", static_cast<double>(rec.start_ns) / 1000.0);
         w.field("dur", static_cast<double>(rec.end_ns - rec.start_ns) / 1000.0);
         w.key("args").begin_object().field("node", n.id);
-        if (n.kind == NodeKind::Collective) w.field("collective", trace::collective_type_name(n.collective));
+        if (n.collective) w.field("collective", n.collective);
         if (n.bytes) w.field("bytes", n.bytes);
         w.end_object();
         w.end_object();

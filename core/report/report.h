@@ -5,7 +5,7 @@
 // except `engine.wall_s` and `engine.events_per_s`, which measure the host.
 #pragma once
 
-#include "core/system/scheduling/simulation.h"
+#include "core/simulation/simulation.h"
 
 #include <string>
 #include <vector>
@@ -24,7 +24,11 @@ struct ReportContext {
 };
 
 std::string report_json(const RunResult& r, const ReportContext& ctx);
+// The human summary (stdout in the CLI): results only.
 std::string report_summary(const RunResult& r, const ReportContext& ctx);
+// What the run noticed that the user should hear about (messages sent but never received), as "warning:"
+// lines for stderr, so scripts reading stdout get the summary alone; empty when there is nothing.
+std::string run_warnings_text(const RunResult& r);
 
 // Chrome trace-event JSON (chrome://tracing, Perfetto): one process per NPU, one thread per resource
 // (CPU, GPU compute, GPU communication, receives), one complete event per node. Times in us as the format

@@ -6,7 +6,7 @@
 // messages with their counts, sorted by text, so the same inputs give the same list.
 #pragma once
 
-#include "core/system/scheduling/simulation.h"
+#include "core/simulation/simulation.h"
 
 #include <string>
 #include <vector>

@@ -60,17 +60,18 @@ trace::Trace bench_trace(trace::CollectiveType type, uint64_t comm_size, uint64_
 Result<TimeNs> simulate(const config::NetworkConfig& net, const config::SystemConfig& sys,
                         trace::CollectiveType type, uint64_t comm_size, uint64_t launch_us,
                         uint32_t iterations) {
-    SessionConfig cfg;
+    config::Scenario cfg;
     cfg.network = net;
     cfg.system = sys;
-    cfg.keep_names = false;
+    RunOptions options;
+    options.keep_names = false;
     MemoryTraceSource traces;
     const uint32_t n = static_cast<uint32_t>(net.npus());
     for (uint32_t r = 0; r < n; ++r)
         traces.add("collective_perf." + std::to_string(r) + ".et",
                    trace::encode_trace(bench_trace(type, comm_size, launch_us, iterations, r)));
     std::vector<std::string> warnings;
-    auto sim = build_simulation(std::move(cfg), traces, warnings);
+    auto sim = build_simulation(std::move(cfg), traces, warnings, options);
     if (!sim) return sim.status();
     sim.value()->run_to_end();
     RunResult res = sim.value()->result();

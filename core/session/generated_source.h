@@ -6,7 +6,7 @@
 
 #include "core/base/status.h"
 #include "core/config/config_types.h"
-#include "core/session/session.h"
+#include "core/session/trace_source.h"
 
 #include <memory>
 #include <string>

@@ -26,6 +26,14 @@ Status prefixed(const Status& s) {
 
 } // namespace
 
+std::vector<std::string> generate_kinds() {
+    return {"transformer", "microbench"};
+}
+
+std::vector<std::string> microbench_collectives() {
+    return {"all_reduce", "all_gather", "reduce_scatter", "all_to_all"};
+}
+
 Result<GeneratedWorkload> generate_workload(const std::string& kind,
                                             const std::vector<std::pair<std::string, std::string>>& params) {
     GeneratedWorkload w;

@@ -5,7 +5,7 @@
 
 #include "core/base/status.h"
 #include "core/config/config_types.h"
-#include "core/session/session.h"
+#include "core/session/trace_source.h"
 
 #include <string>
 #include <utility>
@@ -22,6 +22,11 @@ struct GeneratedWorkload {
 
 // kind: "transformer" (training step or inference, by the "phase" parameter) or "microbench". Parameter
 // names are the CLI flags without dashes; problems name the parameter as `workload.generate.<name>`.
+// The generator kinds a scenario may name (menus offer these).
+std::vector<std::string> generate_kinds();
+// The collectives the microbench menu offers (the generator accepts any Chakra collective type).
+std::vector<std::string> microbench_collectives();
+
 Result<GeneratedWorkload> generate_workload(const std::string& kind,
                                             const std::vector<std::pair<std::string, std::string>>& params);
 

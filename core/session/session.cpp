@@ -1,179 +1,254 @@
 #include "core/session/session.h"
 
-#include "core/trace/trace_reader.h"
+#include "core/base/assert.h"
+#include "core/config/spellings.h"
+#include "core/session/generated_source.h"
+
+#include <chrono>
+#include <new>
 
 namespace astrolabe {
 
-Status MemoryTraceSource::read(uint32_t rank, std::string& bytes, std::string& name) {
-    if (rank >= traces_.size()) return Status::error("workload: no trace for NPU " + std::to_string(rank));
-    name = traces_[rank].first;
-    bytes = traces_[rank].second;
-    return Status::ok();
+const char* session_phase_name(SessionPhase p) {
+    switch (p) {
+    case SessionPhase::Loading:
+        return "loading";
+    case SessionPhase::Running:
+        return "running";
+    case SessionPhase::Done:
+        return "done";
+    case SessionPhase::Stopped:
+        return "stopped";
+    case SessionPhase::Failed:
+        return "failed";
+    }
+    return "?";
 }
 
-GroupTable make_group_table(const config::CommGroups& groups) {
-    GroupTable t;
-    for (const auto& g : groups.groups) {
-        if (g.id == 0) continue; // pg_name "0" means the whole system already
-        t.groups.push_back(GroupTable::Group{g.id, g.ranks});
-    }
-    return t;
+Status SessionHost::read_file(const std::string& path, std::string&) {
+    return Status::error(path + ": files cannot be read here (custom collective ETs need the astrolabe CLI)");
+}
+
+Result<std::unique_ptr<TraceSource>> SessionHost::open_workload(config::Scenario::WorkloadKind kind,
+                                                                const std::string& name) {
+    return Status::error(std::string("workload: ") +
+                         (kind == config::Scenario::WorkloadKind::Sample ? "sample '" : "prefix '") + name +
+                         "': no files can be read here; embed the traces or generate the workload");
 }
 
 namespace {
 
-// Streams one trace file into its compact graph, appended to `out`; the file's problems otherwise.
-Status build_graph(std::string_view bytes, const std::string& name, const GraphBuildOptions& opt,
-                   const trace::ReadOptions& read, std::vector<std::string>& warnings,
-                   std::vector<WorkloadGraph>& out) {
-    GraphBuilder builder(name, opt);
-    trace::GlobalMetadata meta;
-    Status decoded =
-        trace::for_each_node(bytes, name, read, meta, [&builder](const trace::Node& n) { builder.add(n); });
-    if (!decoded.is_ok()) return decoded;
-    Result<WorkloadGraph> g = builder.finish(warnings);
-    if (!g.is_ok()) return g.status();
-    out.push_back(std::move(g.value()));
-    return Status::ok();
+// [SECTION] the workload: embedded, generated (in memory, here) or named (the host opens it)
+struct Workload {
+    std::unique_ptr<TraceSource> traces;
+    std::string label; // the report's `workload`: prefix, sample name, "embedded (N traces)", ...
+};
+
+Result<Workload> open_workload(config::Scenario& s, SessionHost& host) {
+    Workload out;
+    switch (s.workload_kind) {
+    case config::Scenario::WorkloadKind::Embedded: {
+        auto mem = std::make_unique<MemoryTraceSource>();
+        const size_t n = s.traces.size();
+        for (auto& t : s.traces)
+            mem->add(std::move(t.first), std::move(t.second));
+        s.traces.clear();
+        out.traces = std::move(mem);
+        out.label = "embedded (" + std::to_string(n) + " traces)";
+        break;
+    }
+    case config::Scenario::WorkloadKind::Generate: {
+        auto gen = generated_source(s.workload, s.generate_params);
+        if (!gen.is_ok()) return gen.status();
+        if (gen.value().has_groups) {
+            if (!s.groups.groups.empty())
+                return Status::error(
+                    "comm_groups: leave it out with a generated workload (the generator defines "
+                    "its own groups)");
+            s.groups = std::move(gen.value().groups);
+        }
+        out.traces = std::move(gen.value().traces);
+        out.label = "(generated " + s.workload + ")";
+        break;
+    }
+    case config::Scenario::WorkloadKind::Prefix:
+    case config::Scenario::WorkloadKind::Sample: {
+        auto src = host.open_workload(s.workload_kind, s.workload);
+        if (!src.is_ok()) return src.status();
+        out.traces = std::move(src.value());
+        out.label = s.workload;
+        break;
+    }
+    }
+    return out;
 }
 
-// Loads `<prefix>.<p>.et` for positions p = 0, 1, ... (up to the NPU count) for every custom implementation
-// the system config names; how many are needed is checked when the simulation is created.
-Status load_custom_implementations(const SessionConfig& config, uint32_t npus, SimulationInput& input,
-                                   std::vector<std::string>& warnings) {
-    Status problems;
-    for (int k = 0; k < config::kCollectiveKinds; ++k) {
-        const std::string& prefix = config.system.custom_implementation[k];
-        if (prefix.empty()) continue;
-        if (!config.read_file) {
-            problems.add("system: custom collective implementation " + prefix +
-                         ": no files can be read here");
-            continue;
-        }
-        if (config.system.preferred_dataset_splits > 1)
-            warnings.push_back(
-                "system: preferred-dataset-splits is ignored by custom collective implementations "
-                "(the ET runs once per collective)");
-        for (uint32_t pos = 0; pos < npus; ++pos) {
-            std::string path = prefix + "." + std::to_string(pos) + ".et", bytes;
-            Status st = config.read_file(path, bytes);
-            if (!st.is_ok()) {
-                if (pos == 0) problems.merge(st);
-                break;
-            }
-            GraphBuildOptions opt;
-            opt.rank = pos;
-            opt.npus = npus;
-            opt.keep_names = false;
-            trace::ReadOptions read;
-            read.keep_names = false;
-            read.keep_io = false;
-            Status built = build_graph(bytes, path, opt, read, warnings, input.custom[k]);
-            if (!built.is_ok()) {
-                problems.merge(built);
-                break;
-            }
-        }
-    }
-    return problems;
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 } // namespace
 
-Result<std::unique_ptr<Simulation>> build_simulation(SessionConfig config, TraceSource& traces,
-                                                     std::vector<std::string>& warnings,
-                                                     const LoadProgress& progress) {
-    constexpr size_t kMaxProblems = 20;
-    const uint64_t npus = config.network.npus();
-    if (npus == 0) return Status::error("network: no dimensions; at least one was expected");
-    if (npus > (uint64_t(1) << 24))
-        return Status::error("network: " + std::to_string(npus) + " NPUs; at most 16777216 are supported");
-    if (traces.count() >= 0 && static_cast<uint64_t>(traces.count()) != npus)
-        return Status::error("workload: " + std::to_string(traces.count()) +
-                             " trace file(s) for a network of " + std::to_string(npus) +
-                             " NPUs (the product of npus_count); one trace per NPU was expected");
-
-    SimulationInput input;
-    input.groups = make_group_table(config.groups);
-    input.graphs.reserve(npus);
-    bool roofline = uses_roofline(config.compute_model, config.system);
-    Status problems;
-    const bool systolic = config.compute_model == ComputeModelKind::Systolic;
-    trace::ReadOptions read;
-    // The systolic model reads GEMM shapes off PyTorch operators: their names and input shapes.
-    read.keep_names = config.keep_names || systolic;
-    read.keep_io = systolic;
-    GraphBuildOptions base;
-    base.npus = static_cast<uint32_t>(npus);
-    base.keep_names = config.keep_names;
-    base.ignore_ctrl_deps = config.ignore_ctrl_deps;
-    base.roofline = roofline;
-    base.gemm_shapes = systolic;
-    // A generator that vouches for its translations: only the ranks with distinct DAGs now, the
-    // representatives once the symmetry is known (symmetry.h ensure_graphs), never the others. A timeline
-    // names every NPU's nodes, so it needs every graph.
-    const bool lazy = config.symmetry && !config.keep_timeline && traces.vouches_for_translations();
-    std::string bytes, name;
-    if (lazy) {
-        input.graphs.resize(npus);
-        input.pending.assign(npus, true);
-        input.translation_proof = [&traces](uint32_t stride, uint32_t size) {
-            return traces.keeps_traces(stride, size);
-        };
-        input.load_graph = [&traces, &warnings, base, read](uint32_t rank, const GroupTable& groups,
-                                                            WorkloadGraph& out) {
-            std::string b, n;
-            Status st = traces.read_alone(rank, b, n);
-            if (!st.is_ok()) return st;
-            GraphBuildOptions opt = base;
-            opt.rank = rank;
-            opt.groups = &groups;
-            std::vector<WorkloadGraph> one;
-            st = build_graph(b, n, opt, read, warnings, one);
-            if (st.is_ok()) out = std::move(one[0]);
-            return st;
-        };
-        for (uint32_t rank : traces.distinct_ranks()) {
-            problems.merge(input.load_graph(rank, input.groups, input.graphs[rank]));
-            input.pending[rank] = false;
-        }
+// [SECTION] open
+Result<std::unique_ptr<Session>> Session::open(config::Scenario scenario, const RunOptions& options,
+                                               SessionHost& host) {
+    std::unique_ptr<Session> s(new Session());
+    s->host_ = &host;
+    s->options_ = options;
+    if (s->options_.slice_events == 0) s->options_.slice_events = 1;
+    // Running out of memory while decoding (a trace set too large for the browser's 4 GiB) or a failed
+    // assert while building are refusals like any other, not crashes.
+    try {
+        auto workload = open_workload(scenario, host);
+        if (!workload.is_ok()) return workload.status();
+        s->workload_label_ = std::move(workload.value().label);
+        auto built =
+            build_simulation(std::move(scenario), *workload.value().traces, s->warnings_, options, &host);
+        if (!built.is_ok()) return built.status();
+        s->sim_ = std::move(built.value());
+    } catch (const std::bad_alloc&) {
+        return Status::error("out of memory while loading the traces");
+    } catch (const InternalError& e) {
+        return Status::error(e.what());
     }
-    for (uint32_t rank = 0; rank < npus && !lazy; ++rank) {
-        Status st = traces.read(rank, bytes, name);
-        if (!st.is_ok()) {
-            problems.merge(st);
-        } else {
-            GraphBuildOptions opt = base;
-            opt.rank = rank;
-            opt.groups = &input.groups;
-            problems.merge(build_graph(bytes, name, opt, read, warnings, input.graphs));
-        }
-        if (problems.problems().size() >= kMaxProblems) {
-            problems.add("(stopped reading traces after " + std::to_string(kMaxProblems) + " problems)");
-            return problems;
-        }
-        if (progress) progress(rank + 1, static_cast<uint32_t>(npus));
-    }
-    std::string().swap(bytes);
-    if (!problems.is_ok()) return problems;
-    problems.merge(load_custom_implementations(config, static_cast<uint32_t>(npus), input, warnings));
-    if (!problems.is_ok()) return problems;
+    s->phase_ = SessionPhase::Running;
+    return s;
+}
 
-    for (const auto& w : config.network.warnings)
-        warnings.push_back(w);
-    for (const auto& w : config.system.warnings)
-        warnings.push_back(w);
-    for (const auto& w : config.memory.warnings)
-        warnings.push_back(w);
-    input.network = std::move(config.network);
-    input.system = std::move(config.system);
-    input.memory = std::move(config.memory);
-    input.network_model = config.network_model;
-    input.compute_model = config.compute_model;
-    input.systolic = config.systolic;
-    input.keep_timeline = config.keep_timeline;
-    input.symmetry = config.symmetry;
-    return Simulation::create(std::move(input), &warnings);
+Session::~Session() = default;
+
+// [SECTION] running
+bool Session::step(double budget_ms) {
+    if (phase_ != SessionPhase::Running) return false;
+    const auto t0 = std::chrono::steady_clock::now();
+    const TimeNs until = options_.max_sim_ns ? options_.max_sim_ns : kTimeNever;
+    bool more = true;
+    double spent_s = 0;
+    try {
+        do {
+            SIM_ASSERT(!inject_error_,
+                       "an internal error injected by a test (Session::inject_internal_error)");
+            more = sim_->run_slice(options_.slice_events, until);
+            spent_s = seconds_since(t0);
+            if (more && options_.max_sim_ns && sim_->next_event_time() > until) {
+                wall_s_ += spent_s;
+                finish(SessionPhase::Stopped,
+                       "max-sim-time " + std::to_string(options_.max_sim_ns) + " ns reached");
+                return false;
+            }
+            if (more && options_.max_wall_s > 0 && wall_s_ + spent_s >= options_.max_wall_s) {
+                wall_s_ += spent_s;
+                char secs[32];
+                std::snprintf(secs, sizeof secs, "%g", options_.max_wall_s);
+                finish(SessionPhase::Stopped, std::string("max-wall-time ") + secs +
+                                                  " s reached at simulated time " +
+                                                  std::to_string(sim_->now()) + " ns");
+                return false;
+            }
+            report_progress(SessionPhase::Running);
+        } while (more && spent_s * 1000.0 < budget_ms);
+    } catch (const std::bad_alloc&) {
+        fail("out of memory during the run");
+        return false;
+    } catch (const std::exception& e) {
+        // InternalError (a failed SIM_ASSERT) above all: a bug, but the front end must live on.
+        fail(e.what());
+        return false;
+    }
+    wall_s_ += spent_s;
+    if (!more) finish(SessionPhase::Done, "");
+    return more;
+}
+
+void Session::run() {
+    while (step(1e300)) {
+    }
+}
+
+void Session::cancel(const std::string& reason) {
+    if (phase_ == SessionPhase::Running) finish(SessionPhase::Stopped, reason);
+}
+
+void Session::finish(SessionPhase end, std::string reason) {
+    try {
+        result_ = sim_->result();
+    } catch (const std::exception& e) {
+        fail(e.what());
+        return;
+    }
+    phase_ = end;
+    stop_reason_ = std::move(reason);
+}
+
+void Session::fail(std::string why) {
+    phase_ = SessionPhase::Failed;
+    stop_reason_ = std::move(why);
+    result_ = RunResult();
+}
+
+void Session::report_progress(SessionPhase phase) const {
+    SessionProgress p;
+    p.phase = phase;
+    p.done = sim_->nodes_done();
+    p.total = sim_->nodes_total();
+    p.sim_ns = sim_->now();
+    p.events = sim_->events();
+    p.wall_s = wall_s_;
+    host_->progress(p);
+}
+
+uint64_t Session::nodes_done() const {
+    return sim_ ? sim_->nodes_done() : 0;
+}
+uint64_t Session::nodes_total() const {
+    return sim_ ? sim_->nodes_total() : 0;
+}
+uint64_t Session::events() const {
+    return sim_ ? sim_->events() : 0;
+}
+TimeNs Session::sim_now() const {
+    return sim_ ? sim_->now() : 0;
+}
+
+// [SECTION] results
+ReportContext Session::context() const {
+    ReportContext ctx;
+    ctx.workload = workload_label_;
+    ctx.network_model = config::name_of(sim_->input().network_model);
+    ctx.compute_model = sim_->compute_model_label();
+    ctx.wall_s = wall_s_;
+    ctx.partial = phase_ == SessionPhase::Stopped;
+    ctx.partial_reason = ctx.partial ? stop_reason_ : "";
+    ctx.load_warnings = warnings_;
+    return ctx;
+}
+
+std::string Session::report_json() const {
+    return astrolabe::report_json(result_, context());
+}
+
+std::string Session::report_summary() const {
+    return astrolabe::report_summary(result_, context());
+}
+
+std::string Session::timeline_json() const {
+    return astrolabe::timeline_json(*sim_, result_);
+}
+
+// [SECTION] evaluate
+Result<Evaluation> evaluate_scenario(std::string_view scenario_json, SessionHost& host,
+                                     const RunOptions& options) {
+    auto scenario = config::parse_scenario_json(scenario_json, "scenario");
+    if (!scenario.is_ok()) return scenario.status();
+    auto session = Session::open(std::move(scenario.value()), options, host);
+    if (!session.is_ok()) return session.status();
+    Session& s = *session.value();
+    s.run();
+    if (s.phase() == SessionPhase::Failed) return Status::error(s.stop_reason());
+    Evaluation e;
+    e.report_json = s.report_json();
+    e.result = s.result();
+    return e;
 }
 
 } // namespace astrolabe

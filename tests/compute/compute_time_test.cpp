@@ -42,7 +42,7 @@ TEST_CASE("roofline: num_ops over the lower of the compute and memory roofs trun
 }
 
 TEST_CASE("compute through the executor: replay and roofline", "[compute][executor]") {
-    SessionConfig cfg;
+    config::Scenario cfg;
     cfg.network = test::network_yaml("topology: [Ring]\nnpus_count: [2]\nbandwidth: [50]\nlatency: [500]\n");
 
     SECTION("replay: 5 us then a node without duration -> 5000 + 1 = 5001 ns, all of it GPU compute") {
@@ -71,7 +71,7 @@ TEST_CASE("compute through the executor: replay and roofline", "[compute][execut
     SECTION("--compute-model trace overrides roofline-enabled: durations are replayed") {
         // Same system config as above, but the trace model asked for: 5 us + (no duration) 1 ns = 5001.
         cfg.system = test::system_json(R"({"roofline-enabled": 1, "peak-perf": 989, "local-mem-bw": 3350})");
-        cfg.compute_model = ComputeModelKind::Trace;
+        cfg.compute_model = config::ComputeModel::Trace;
         test::TraceBuilder t;
         t.comp(1, 5);
         t.comp(2, 0, {1});

@@ -1,5 +1,6 @@
 // The systolic compute model inside a run: which nodes it times, how, and what the report counts.
 #include "core/config/config_parse.h"
+#include "core/config/spellings.h"
 #include "core/report/report.h"
 #include "support/test_support.h"
 #include "support/trace_builder.h"
@@ -11,13 +12,13 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-SessionConfig systolic_config(uint32_t rows, uint32_t cols, const char* dataflow) {
-    SessionConfig cfg;
+config::Scenario systolic_config(uint32_t rows, uint32_t cols, const char* dataflow) {
+    config::Scenario cfg;
     cfg.network = test::network_yaml("topology: [Ring]\nnpus_count: [2]\nbandwidth: [50]\nlatency: [500]\n");
-    cfg.compute_model = ComputeModelKind::Systolic;
+    cfg.compute_model = config::ComputeModel::Systolic;
     cfg.systolic.rows = rows;
     cfg.systolic.cols = cols;
-    cfg.systolic.dataflow = dataflow;
+    REQUIRE(config::parse_name(std::string(dataflow), cfg.systolic.dataflow));
     return cfg;
 }
 
@@ -50,7 +51,7 @@ TEST_CASE("systolic run: GEMM attributes are timed on the array, and the array s
         CHECK(r.stats.npus[0].finish_ns == 318);
     }
     SECTION("8x8 ws at 2 GHz: 8*8 folds of 16 + 8 + 64 - 2 = 86 cycles = 5504 cycles -> 2752 ns") {
-        SessionConfig cfg = systolic_config(8, 8, "ws");
+        config::Scenario cfg = systolic_config(8, 8, "ws");
         cfg.systolic.clock_ghz = 2.0;
         RunResult r = test::run(cfg, test::same_on_all(t, 2));
         CHECK(r.stats.npus[0].finish_ns == 2752);
@@ -92,7 +93,7 @@ TEST_CASE("systolic run: nodes without a shape fall back and are counted", "[sys
     SECTION("with local-mem-bw the fallback has a memory roof: 1000 B at 1 GB/s bounds 2048000 ops to 1 us") {
         // intensity 2048 op/B * 1e9 B/s = 2.048e12 op/s, equal to the peak: 1000 ns either way; at 0.5 GB/s
         // the memory roof halves the rate: 2000 ns, memory-bound.
-        SessionConfig cfg = systolic_config(32, 32, "os");
+        config::Scenario cfg = systolic_config(32, 32, "os");
         cfg.system = test::system_json(R"({"local-mem-bw": 0.5})");
         RunResult m = test::run(cfg, test::same_on_all(t, 2));
         CHECK(m.stats.npus[0].finish_ns == 504 + 2000 + 5000);

@@ -2,6 +2,7 @@
 // shared/anchors/scalesim): every row, exactly. The README there gives SCALE-Sim's conventions: GEMM
 // (M, N, K) = C[MxN] = A[MxK] * B[KxN], and total_cycles is the index of the last cycle (F*P - 1).
 #include "core/compute/systolic.h"
+#include "core/config/spellings.h"
 #include "support/test_support.h"
 
 #include <catch2/catch.hpp>
@@ -43,7 +44,7 @@ std::vector<Row> read_csv(const std::string& file) {
         r.label = line;
         r.array.rows = static_cast<uint32_t>(std::stoul(f[0]));
         r.array.cols = static_cast<uint32_t>(std::stoul(f[1]));
-        REQUIRE(parse_dataflow(f[2], r.array.dataflow));
+        REQUIRE(config::parse_name(f[2], r.array.dataflow));
         r.gemm.m = std::stoull(f[3]), r.gemm.n = std::stoull(f[4]), r.gemm.k = std::stoull(f[5]);
         r.total_cycles = std::stoull(f[6]), r.compute_cycles = std::stoull(f[7]);
         r.stall_cycles = std::stoull(f[8]);

@@ -46,7 +46,7 @@ TEST_CASE("scenario JSON: embedded traces and inline configs reproduce an ASTRA-
     MemoryTraceSource src;
     for (auto& t : s.traces)
         src.add(t.first, t.second);
-    SessionConfig cfg;
+    config::Scenario cfg;
     cfg.network = s.network;
     cfg.system = s.system;
     cfg.memory = s.memory;
@@ -81,9 +81,9 @@ TEST_CASE("scenario JSON: compute_model as a string or as the systolic array wit
     SECTION("a string keeps the default array (128x128 ws at 1 GHz)") {
         auto r = parse_scenario_json(head + R"("systolic"})", "s.json");
         REQUIRE(r.is_ok());
-        CHECK(r.value().compute_model == "systolic");
+        CHECK(r.value().compute_model == config::ComputeModel::Systolic);
         CHECK(r.value().systolic.rows == 128);
-        CHECK(r.value().systolic.dataflow == "ws");
+        CHECK(r.value().systolic.dataflow == config::Dataflow::WeightStationary);
     }
     SECTION("an object gives the array") {
         auto r = parse_scenario_json(
@@ -92,10 +92,10 @@ TEST_CASE("scenario JSON: compute_model as a string or as the systolic array wit
             "s.json");
         REQUIRE(r.is_ok());
         const Scenario& s = r.value();
-        CHECK(s.compute_model == "systolic");
+        CHECK(s.compute_model == config::ComputeModel::Systolic);
         CHECK(s.systolic.rows == 32);
         CHECK(s.systolic.cols == 64);
-        CHECK(s.systolic.dataflow == "is");
+        CHECK(s.systolic.dataflow == config::Dataflow::InputStationary);
         CHECK(s.systolic.clock_ghz == 0.7);
     }
     SECTION("every bad parameter is named") {

@@ -10,6 +10,7 @@
 // divergence, not noise.
 // The ASTRA-sim failure cases (astra_error) are checked separately: a clear error or a documented result.
 #include "core/config/config_parse.h"
+#include "core/config/spellings.h"
 #include "core/session/session.h"
 #include "support/anchor_cases.h"
 #include "support/test_support.h"
@@ -25,10 +26,10 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-void check_case(const AnchorCase& c, NetworkModelKind model = NetworkModelKind::Analytical) {
+void check_case(const AnchorCase& c, config::NetworkModel model = config::NetworkModel::Analytical) {
     INFO("case " << c.name << " (workload " << c.workload << ", system " << c.system << ", network "
-                 << c.network << ", model " << network_model_name(model) << ")");
-    SessionConfig cfg = load_configs(c, model);
+                 << c.network << ", model " << config::name_of(model) << ")");
+    config::Scenario cfg = load_configs(c, model);
     PrefixTraceSource traces(c.workload);
     RunResult r = test::run(std::move(cfg), traces);
     REQUIRE(r.complete);
@@ -108,7 +109,7 @@ TEST_CASE("ASTRA-sim congestion-aware anchors: exact per-NPU finish and exposed 
     // a link per pair, nothing shared), ar8_custom_collective_Ring_aware 90174.
     for (const auto& c : load_anchors("astra_anchors_congestion.json")) {
         DYNAMIC_SECTION(c.name) {
-            check_case(c, NetworkModelKind::Congestion);
+            check_case(c, config::NetworkModel::Congestion);
         }
     }
 }
@@ -122,12 +123,12 @@ TEST_CASE("a 2-D congestion-aware network runs with dimension-ordered routes", "
     c.workload = "traces/astra-sim-microbenchmarks/all_reduce/8npus_1MB/all_reduce";
     c.system = "configs/sys_ring_d2_s4_a1_LIFO_ep10_mem1600_localBWAware.json";
     c.network = "configs/net_Ring-Switch_2x4.yml";
-    auto run = [&](NetworkModelKind m) {
+    auto run = [&](config::NetworkModel m) {
         PrefixTraceSource traces(c.workload);
         return test::run(load_configs(c, m), traces);
     };
-    RunResult aware = run(NetworkModelKind::Congestion);
-    RunResult unaware = run(NetworkModelKind::Analytical);
+    RunResult aware = run(config::NetworkModel::Congestion);
+    RunResult unaware = run(config::NetworkModel::Analytical);
     REQUIRE(aware.complete);
     REQUIRE(unaware.complete);
     for (size_t i = 0; i < aware.stats.npus.size(); ++i)

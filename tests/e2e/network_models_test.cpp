@@ -7,6 +7,7 @@
 // - no NPU finishes earlier than in the congestion-unaware model, whose messages pay one bandwidth term at
 //   the first differing dimension's bandwidth and never wait (a link model's message is never cheaper).
 #include "core/config/config_parse.h"
+#include "core/config/spellings.h"
 #include "core/generate/microbench.h"
 #include "core/session/session.h"
 #include "core/trace/trace_reader.h"
@@ -29,14 +30,15 @@ struct Case {
     const char* workload;
 };
 
-RunResult run(const Case& c, NetworkModelKind model) {
-    SessionConfig cfg;
+RunResult run(const Case& c, config::NetworkModel model) {
+    config::Scenario cfg;
     cfg.network = network_yaml(c.network);
     cfg.system = system_json(read_data(c.system));
     cfg.network_model = model;
-    cfg.keep_names = false;
     PrefixTraceSource traces(c.workload);
-    return test::run(std::move(cfg), traces);
+    RunOptions options;
+    options.keep_names = false;
+    return test::run(std::move(cfg), traces, options);
 }
 
 } // namespace
@@ -63,10 +65,10 @@ TEST_CASE("congestion and flow models on multi-dimensional networks respect phys
         {"send/recv ring on Ring x Switch 2x4", read_data("configs/net_Ring-Switch_2x4.yml"), sys2, sendrecv},
     };
     for (const auto& c : cases) {
-        for (NetworkModelKind model : {NetworkModelKind::Congestion, NetworkModelKind::Flow}) {
-            DYNAMIC_SECTION(c.name << " / " << network_model_name(model)) {
+        for (config::NetworkModel model : {config::NetworkModel::Congestion, config::NetworkModel::Flow}) {
+            DYNAMIC_SECTION(c.name << " / " << config::name_of(model)) {
                 RunResult r = run(c, model);
-                RunResult base = run(c, NetworkModelKind::Analytical);
+                RunResult base = run(c, config::NetworkModel::Analytical);
                 REQUIRE(r.complete);
                 REQUIRE(base.complete);
                 for (size_t i = 0; i < r.stats.npus.size(); ++i)
@@ -101,8 +103,8 @@ TEST_CASE("a direct all-reduce behind one switch port cannot beat the port's ban
     p.bytes = 1 << 20;
     p.npus = 64;
     const std::string bytes = trace::encode_trace(generate::microbench_trace(p, 0));
-    auto run_model = [&](NetworkModelKind model) {
-        SessionConfig cfg;
+    auto run_model = [&](config::NetworkModel model) {
+        config::Scenario cfg;
         cfg.network = network_yaml("topology: [Switch]\nnpus_count: [64]\nbandwidth: [50]\nlatency: [500]\n");
         cfg.system =
             system_json(read_data("configs/sys_direct_d1_s4_a1_LIFO_ep10_mem1600_localBWAware.json"));
@@ -115,7 +117,7 @@ TEST_CASE("a direct all-reduce behind one switch port cannot beat the port's ban
         return r.total_ns;
     };
     const double bound = 2.0 * 63.0 / 64.0 * 1048576.0 / (50.0 * 1073741824.0 / 1e9);
-    CHECK(static_cast<double>(run_model(NetworkModelKind::Analytical)) < bound);
-    CHECK(static_cast<double>(run_model(NetworkModelKind::Congestion)) >= bound);
-    CHECK(static_cast<double>(run_model(NetworkModelKind::Flow)) >= bound);
+    CHECK(static_cast<double>(run_model(config::NetworkModel::Analytical)) < bound);
+    CHECK(static_cast<double>(run_model(config::NetworkModel::Congestion)) >= bound);
+    CHECK(static_cast<double>(run_model(config::NetworkModel::Flow)) >= bound);
 }

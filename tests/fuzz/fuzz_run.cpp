@@ -25,11 +25,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             "peak-perf": 100, "roofline-enabled": 0})",
                                   "s")
             .value();
-    SessionConfig cfg;
+    config::Scenario cfg;
     cfg.network = net;
     cfg.system = sys;
-    static const NetworkModelKind kModels[] = {NetworkModelKind::Analytical, NetworkModelKind::Congestion,
-                                               NetworkModelKind::Flow};
+    static const config::NetworkModel kModels[] = {
+        config::NetworkModel::Analytical, config::NetworkModel::Congestion, config::NetworkModel::Flow};
     cfg.network_model = kModels[size % 3];
     std::string bytes(reinterpret_cast<const char*>(data), size);
     // The run's report without its engine section, or "" when the run did not end within the budget.
@@ -37,10 +37,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         MemoryTraceSource traces;
         for (int r = 0; r < 4; ++r)
             traces.add("fuzz." + std::to_string(r) + ".et", bytes);
-        SessionConfig c = cfg;
-        c.symmetry = symmetry;
+        config::Scenario c = cfg;
+        RunOptions options;
+        options.symmetry = symmetry;
         std::vector<std::string> warnings;
-        auto sim = build_simulation(c, traces, warnings);
+        auto sim = build_simulation(c, traces, warnings, options);
         if (!sim.is_ok()) return "";
         // A bounded number of events: a fuzzed trace may legitimately describe a long run.
         bool more = true;
@@ -54,7 +55,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string with = run(true);
     // Symmetric runs must give the full run's report (core/system/scheduling/symmetry.h). Every NPU runs
     // the same bytes, so graphs without sends and receives are symmetric on this ring.
-    if (!with.empty() && cfg.network_model == NetworkModelKind::Analytical) {
+    if (!with.empty() && cfg.network_model == config::NetworkModel::Analytical) {
         const std::string without = run(false);
         if (!without.empty() && without != with) __builtin_trap();
     }

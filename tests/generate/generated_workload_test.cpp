@@ -27,7 +27,7 @@ RunResult run_scenario(const std::string& text, uint32_t npus) {
     INFO(gen.status().message());
     REQUIRE(gen.is_ok());
     REQUIRE(gen.value().npus == npus);
-    SessionConfig cfg;
+    config::Scenario cfg;
     cfg.network = sc.value().network;
     cfg.system = sc.value().system;
     cfg.groups = gen.value().groups;

@@ -50,7 +50,7 @@ TransformerParams plan(uint32_t dp) {
 }
 
 RunResult simulate(const MemorySink& s, uint32_t npus) {
-    SessionConfig cfg;
+    config::Scenario cfg;
     cfg.network =
         test::network_yaml("topology: [ Ring, Switch ]\nnpus_count: [ 4, " + std::to_string(npus / 4) +
                            " ]\nbandwidth: [ 100, 50 ]\nlatency: [ 500, 1000 ]\n");

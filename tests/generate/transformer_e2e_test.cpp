@@ -18,7 +18,7 @@ using Named = std::vector<std::pair<std::string, std::string>>;
 
 // Generates every rank of `p` and runs it on `cfg`, with the generator's communicator groups (when it made
 // any) read by the same parser as ASTRA-sim's comm-group files.
-RunResult run_generated(SessionConfig cfg, const TransformerParams& p) {
+RunResult run_generated(config::Scenario cfg, const TransformerParams& p) {
     MemorySink sink = generate_all(p);
     if (!sink.comm_groups.empty()) {
         auto g = config::parse_comm_groups_json(sink.comm_groups, "generated.json",
@@ -40,7 +40,7 @@ Named joined(Named a, const Named& b) {
 TEST_CASE("generated transformer traces run to completion in our simulator", "[generate][e2e]") {
     // A 2-D switch network of 8 NPUs and the roofline model; each workload must finish on every NPU with
     // every send received, the comm groups read by the same parser as ASTRA-sim's files.
-    SessionConfig base;
+    config::Scenario base;
     base.network = test::network_yaml("topology: [ Switch, Switch ]\nnpus_count: [ 2, 4 ]\n"
                                       "bandwidth: [ 100, 50 ]\nlatency: [ 500, 1000 ]\n");
     base.system = test::system_json(
@@ -137,7 +137,7 @@ TEST_CASE("the h100 hardware preset runs a generated workload", "[generate]") {
                                   {"dp", "2"},
                                   {"tp", "8"},
                                   {"dtype-bytes", "2"}});
-    SessionConfig cfg;
+    config::Scenario cfg;
     cfg.network = net.value();
     cfg.system = sys.value();
     RunResult r = run_generated(cfg, p);
@@ -172,7 +172,7 @@ TEST_CASE("every small plan completes: dp, tp, pp, sp in {1, 2} with each option
                                             {"sp", std::to_string(sp)}};
                         TransformerParams p = params(joined(plan, extra));
                         const uint32_t n = static_cast<uint32_t>(p.npus());
-                        SessionConfig cfg;
+                        config::Scenario cfg;
                         cfg.network =
                             test::network_yaml("topology: [ Switch ]\nnpus_count: [ " + std::to_string(n) +
                                                " ]\nbandwidth: [ 50 ]\nlatency: [ 500 ]\n");

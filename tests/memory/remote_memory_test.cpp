@@ -13,7 +13,7 @@ namespace {
 
 // Every NPU of a 4-NPU ring loads 1024 bytes once.
 RunResult run_loads(const std::string& memory) {
-    SessionConfig cfg;
+    config::Scenario cfg;
     cfg.network = test::network_yaml("topology: [Ring]\nnpus_count: [4]\nbandwidth: [50]\nlatency: [500]\n");
     cfg.memory = test::memory_json(memory);
     test::TraceBuilder t;
@@ -66,7 +66,7 @@ TEST_CASE("remote memory: per-NPU memories never wait and shared ones serve one 
         CHECK(finishes(r) == std::vector<TimeNs>{520, 1040, 520, 1040});
     }
     SECTION("NO_MEMORY_EXPANSION: memory nodes are refused up front") {
-        SessionConfig cfg;
+        config::Scenario cfg;
         cfg.network =
             test::network_yaml("topology: [Ring]\nnpus_count: [4]\nbandwidth: [50]\nlatency: [500]\n");
         test::TraceBuilder t;
@@ -99,7 +99,7 @@ TEST_CASE("remote memory: bandwidth-sharing fair splits a shared memory's bandwi
         // Pool at 50 GB/s, no latency. NPU 0 loads 3000 B, NPU 1 1000 B: both move 25 B/ns until NPU 1's
         // 1000 B are done at 40 ns; NPU 0 then has 2000 B left at the full 50 B/ns: done at 80 ns, which is
         // all 4000 bytes at the memory's bandwidth.
-        SessionConfig cfg;
+        config::Scenario cfg;
         cfg.network =
             test::network_yaml("topology: [Ring]\nnpus_count: [2]\nbandwidth: [50]\nlatency: [500]\n");
         cfg.memory = test::memory_json(

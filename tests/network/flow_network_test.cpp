@@ -128,10 +128,10 @@ TEST_CASE("flow network: a ring all-reduce costs its alpha-beta sum", "[network]
     // ar8_ring_Ring: 1 MiB all-reduce, ring algorithm on an 8-NPU Ring, 4 chunks, 1 active. Every ring
     // message crosses one link that no other message uses at the time, so each costs floor(latency +
     // bytes / bw) exactly as in the congestion-unaware (alpha-beta) model: ASTRA-sim's 64440 ns on every NPU.
-    SessionConfig cfg;
+    config::Scenario cfg;
     cfg.network = network_yaml("topology: [Ring]\nnpus_count: [8]\nbandwidth: [50]\nlatency: [500]\n");
     cfg.system = system_json(read_data("configs/sys_ring_d1_s4_a1_LIFO_ep10_mem1600_localBWAware.json"));
-    cfg.network_model = NetworkModelKind::Flow;
+    cfg.network_model = config::NetworkModel::Flow;
     PrefixTraceSource traces("traces/astra-sim-microbenchmarks/all_reduce/8npus_1MB/all_reduce");
     RunResult r = test::run(std::move(cfg), traces);
     REQUIRE(r.complete);

@@ -100,11 +100,12 @@ TEST_CASE("critical path of a whole run: the slowest NPU's compute before a shar
     // finish before its last member joins, NPU 3 at 4 us: the path is NPU 3's compute, NPU 3's copy of the
     // all-reduce, then the copy that ends last (the run's total time). Its compute part is exactly 4000 ns
     // and the rest, counted once where the copies overlap, is communication.
-    SessionConfig cfg;
+    config::Scenario cfg;
     cfg.network = test::network_yaml("topology: [Ring]\nnpus_count: [4]\nbandwidth: [100]\nlatency: [200]\n");
     cfg.system = test::system_json(R"({"preferred-dataset-splits": 1})");
-    cfg.keep_timeline = true;
-    cfg.symmetry = false;
+    RunOptions options;
+    options.keep_timeline = true;
+    options.symmetry = false;
     std::vector<std::string> traces;
     for (uint64_t i = 0; i < 4; ++i) {
         test::TraceBuilder b;
@@ -112,7 +113,7 @@ TEST_CASE("critical path of a whole run: the slowest NPU's compute before a shar
         b.coll(2, trace::CollectiveType::AllReduce, 262144, {1});
         traces.push_back(b.bytes());
     }
-    auto sim = test::build(cfg, traces);
+    auto sim = test::build(cfg, traces, nullptr, options);
     REQUIRE(sim.is_ok());
     sim.value()->run_to_end();
     RunResult r = sim.value()->result();

@@ -17,8 +17,8 @@ namespace {
 
 // NPUs finish at different times: NPU i computes (i + 1) us, then all four all-reduce 256 KiB on a
 // 4-ring (100 GB/s, 200 ns, ep 10, local-mem-bw 1000; 5515 ns alone, see system/ring_test.cpp).
-SessionConfig four_ring() {
-    SessionConfig cfg;
+config::Scenario four_ring() {
+    config::Scenario cfg;
     cfg.network = test::network_yaml("topology: [Ring]\nnpus_count: [4]\nbandwidth: [100]\nlatency: [200]\n");
     cfg.system = test::system_json(R"({"preferred-dataset-splits": 1, "local-mem-bw": 1000})");
     return cfg;
@@ -113,9 +113,10 @@ TEST_CASE("report JSON: an incomplete run says so and lists the stuck nodes", "[
 TEST_CASE("report summary and timeline", "[report]") {
     // The summary states the total in a human unit with the exact ns after it; the timeline has one complete
     // ("X") event per node run, with times in microseconds as the trace-event format wants.
-    SessionConfig cfg = four_ring();
-    cfg.keep_timeline = true;
-    auto sim = test::build(cfg, staggered());
+    config::Scenario cfg = four_ring();
+    RunOptions options;
+    options.keep_timeline = true;
+    auto sim = test::build(cfg, staggered(), nullptr, options);
     REQUIRE(sim.is_ok());
     sim.value()->run_to_end();
     RunResult r = sim.value()->result();
@@ -163,8 +164,8 @@ TEST_CASE("report JSON: per-link statistics of the congestion model", "[report][
     // messages of 256 KiB / 4 = 64 KiB per NPU, each to a ring neighbour (one hop), so 4 links carry
     // 6 * 65536 = 393216 bytes each, and each is busy 6 * floor(65536 / 107.3741824 B/ns) = 6 * 610 = 3660
     // ns. All link bytes add up to the network's bytes (every message is one hop).
-    SessionConfig cfg = four_ring();
-    cfg.network_model = NetworkModelKind::Congestion;
+    config::Scenario cfg = four_ring();
+    cfg.network_model = config::NetworkModel::Congestion;
     RunResult r = test::run(cfg, staggered());
     REQUIRE(r.complete);
     ReportContext ctx = context();

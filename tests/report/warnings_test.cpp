@@ -33,7 +33,7 @@ TEST_CASE("warnings: load warnings, modelling notes and unreceived messages, cou
     // node with neither duration nor num_ops (one load warning per trace file: 4 distinct texts), and a
     // BROADCAST (replayed, not modelled: a note counted per node issue, so 4). NPU 0 also sends 64 bytes to
     // NPU 1 with tag 7 that nobody receives (1 unreceived message).
-    SessionConfig cfg;
+    config::Scenario cfg;
     cfg.network = test::network_yaml("topology: [Ring]\nnpus_count: [4]\nbandwidth: [100]\nlatency: [200]\n");
     cfg.system = test::system_json(R"({"preferred-dataset-splits": 1, "no-such-key": 3})");
     std::vector<std::string> traces;
@@ -64,7 +64,7 @@ TEST_CASE("warnings: load warnings, modelling notes and unreceived messages, cou
 }
 
 TEST_CASE("warnings: a clean run has none, and the key is still there", "[report][warnings]") {
-    SessionConfig cfg;
+    config::Scenario cfg;
     cfg.network = test::network_yaml("topology: [Ring]\nnpus_count: [2]\nbandwidth: [100]\nlatency: [200]\n");
     cfg.system = test::system_json(R"({"preferred-dataset-splits": 1})");
     test::TraceBuilder t;

@@ -27,8 +27,8 @@ std::vector<AnchorCase> load_anchors(const char* file) {
     return out;
 }
 
-SessionConfig load_configs(const AnchorCase& c, NetworkModelKind model) {
-    SessionConfig cfg;
+config::Scenario load_configs(const AnchorCase& c, config::NetworkModel model) {
+    config::Scenario cfg;
     auto net = config::parse_network_yaml(read_data(c.network), c.network);
     INFO(net.status().message());
     REQUIRE(net.is_ok());
@@ -51,11 +51,6 @@ SessionConfig load_configs(const AnchorCase& c, NetworkModelKind model) {
         cfg.groups = groups.value();
     }
     cfg.network_model = model;
-    cfg.keep_names = false;
-    cfg.read_file = [](const std::string& path, std::string& bytes) {
-        if (!read_file(data_path(path), bytes)) return Status::error(path + ": cannot be read");
-        return Status::ok();
-    };
     return cfg;
 }
 

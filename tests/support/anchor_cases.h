@@ -20,6 +20,7 @@ std::vector<AnchorCase> load_anchors(const char* file = "astra_anchors.json");
 
 // The configs of a case. Custom-collective ETs are named relative to tests/data (the copy of
 // sys_custom_collective.json says so), as ASTRA-sim names them relative to its cwd.
-SessionConfig load_configs(const AnchorCase& c, NetworkModelKind model = NetworkModelKind::Analytical);
+config::Scenario load_configs(const AnchorCase& c,
+                              config::NetworkModel model = config::NetworkModel::Analytical);
 
 } // namespace astrolabe::test

@@ -1,5 +1,7 @@
 #include "support/test_support.h"
 
+#include <filesystem>
+
 #include "core/config/config_parse.h"
 
 #include <catch2/catch.hpp>
@@ -60,13 +62,41 @@ config::MemoryConfig memory_json(const std::string& text) {
     return r.value();
 }
 
-Result<std::unique_ptr<Simulation>> build(SessionConfig cfg, const std::vector<std::string>& traces,
-                                          std::vector<std::string>* warnings) {
+Status DataHost::read_file(const std::string& path, std::string& bytes) {
+    if (!test::read_file(data_path(path), bytes)) return Status::error(path + ": cannot be read");
+    return Status::ok();
+}
+
+Result<std::unique_ptr<TraceSource>> DataHost::open_workload(config::Scenario::WorkloadKind kind,
+                                                             const std::string& name) {
+    if (kind == config::Scenario::WorkloadKind::Sample) {
+        // A bundled sample's folder holds its traces as `<stem>.<rank>.et`; the stem is the .0.et's.
+        const std::string dir = std::string(ASTROLABE_SAMPLES_DIR) + "/" + name;
+        std::error_code ec;
+        for (const auto& f : std::filesystem::directory_iterator(dir, ec)) {
+            const std::string file = f.path().filename().string();
+            if (file.size() > 5 && file.compare(file.size() - 5, 5, ".0.et") == 0)
+                return std::unique_ptr<TraceSource>(
+                    std::make_unique<PrefixTraceSource>(dir, file.substr(0, file.size() - 5)));
+        }
+        return Status::error("sample '" + name + "': no <name>.0.et in " + dir);
+    }
+    return std::unique_ptr<TraceSource>(std::make_unique<PrefixTraceSource>(name));
+}
+
+DataHost& data_host() {
+    // Stateless, so one instance serves every test (and every thread).
+    static DataHost host;
+    return host;
+}
+
+Result<std::unique_ptr<Simulation>> build(config::Scenario cfg, const std::vector<std::string>& traces,
+                                          std::vector<std::string>* warnings, const RunOptions& options) {
     MemoryTraceSource src;
     for (size_t i = 0; i < traces.size(); ++i)
         src.add("npu" + std::to_string(i) + ".et", traces[i]);
     std::vector<std::string> local;
-    return build_simulation(std::move(cfg), src, warnings ? *warnings : local);
+    return build_simulation(std::move(cfg), src, warnings ? *warnings : local, options, &data_host());
 }
 
 namespace {
@@ -81,13 +111,13 @@ RunResult run_built(Result<std::unique_ptr<Simulation>> sim) {
 
 } // namespace
 
-RunResult run(SessionConfig cfg, const std::vector<std::string>& traces) {
-    return run_built(build(std::move(cfg), traces));
+RunResult run(config::Scenario cfg, const std::vector<std::string>& traces, const RunOptions& options) {
+    return run_built(build(std::move(cfg), traces, nullptr, options));
 }
 
-RunResult run(SessionConfig cfg, TraceSource& traces) {
+RunResult run(config::Scenario cfg, TraceSource& traces, const RunOptions& options) {
     std::vector<std::string> warnings;
-    return run_built(build_simulation(std::move(cfg), traces, warnings));
+    return run_built(build_simulation(std::move(cfg), traces, warnings, options, &data_host()));
 }
 
 std::string strip_host_fields(const std::string& report) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "core/config/config_types.h"
+#include "core/config/scenario.h"
 #include "core/session/session.h"
 
 #include <memory>
@@ -45,12 +46,23 @@ config::MemoryConfig memory_json(const std::string& text);
 // A report without `wall_s` and `events_per_s`, the only fields that measure the host.
 std::string strip_host_fields(const std::string& report);
 
+// The tests' SessionHost: files (custom collective ETs, workload prefixes) relative to tests/data, bundled
+// samples from samples/ (each folder's `<stem>.<rank>.et`).
+class DataHost final : public SessionHost {
+public:
+    Status read_file(const std::string& path, std::string& bytes) override;
+    Result<std::unique_ptr<TraceSource>> open_workload(config::Scenario::WorkloadKind kind,
+                                                       const std::string& name) override;
+};
+DataHost& data_host();
+
 // Builds a simulation from one encoded trace per NPU; the Result carries the refusal, if any.
-Result<std::unique_ptr<Simulation>> build(SessionConfig cfg, const std::vector<std::string>& traces,
-                                          std::vector<std::string>* warnings = nullptr);
+Result<std::unique_ptr<Simulation>> build(config::Scenario cfg, const std::vector<std::string>& traces,
+                                          std::vector<std::string>* warnings = nullptr,
+                                          const RunOptions& options = {});
 // Builds (REQUIREs success) and runs to the end.
-RunResult run(SessionConfig cfg, const std::vector<std::string>& traces);
+RunResult run(config::Scenario cfg, const std::vector<std::string>& traces, const RunOptions& options = {});
 // The same over any trace source (a prefix, generated ranks, embedded files).
-RunResult run(SessionConfig cfg, TraceSource& traces);
+RunResult run(config::Scenario cfg, TraceSource& traces, const RunOptions& options = {});
 
 } // namespace astrolabe::test

@@ -16,15 +16,15 @@ constexpr uint64_t kMiB = 1048576;
 
 // `npus` NPUs on a Ring (50 GB/s, 500 ns): a 1 MiB message to a neighbour takes floor(500 + 19531.25) =
 // 20031 ns.
-SessionConfig ring(uint32_t npus) {
-    SessionConfig cfg;
+config::Scenario ring(uint32_t npus) {
+    config::Scenario cfg;
     cfg.network = test::network_yaml("topology: [Ring]\nnpus_count: [" + std::to_string(npus) +
                                      "]\nbandwidth: [50]\nlatency: [500]\n");
     return cfg;
 }
 
 // Most cases need only a sender and a receiver.
-SessionConfig two_npus() {
+config::Scenario two_npus() {
     return ring(2);
 }
 
@@ -42,9 +42,10 @@ struct Run {
     RunResult result;
 };
 
-Run run_with_timeline(SessionConfig cfg, const std::vector<std::string>& traces) {
-    cfg.keep_timeline = true;
-    auto sim = test::build(std::move(cfg), traces);
+Run run_with_timeline(config::Scenario cfg, const std::vector<std::string>& traces) {
+    RunOptions options;
+    options.keep_timeline = true;
+    auto sim = test::build(std::move(cfg), traces, nullptr, options);
     INFO(sim.status().message());
     REQUIRE(sim.is_ok());
     Run out{std::move(sim.value()), {}};
@@ -256,7 +257,7 @@ TEST_CASE("executor: inputs that cannot run are refused when the simulation is b
     }
     SECTION("an algorithm that needs a power-of-two dimension") {
         // halvingDoubling on a 6-NPU ring: refused naming key, algorithm and dimension.
-        SessionConfig cfg = ring(6);
+        config::Scenario cfg = ring(6);
         cfg.system = test::system_json(R"({"all-reduce-implementation": ["halvingDoubling"]})");
         test::TraceBuilder t;
         t.coll(1, CollectiveType::AllReduce, 1024);
@@ -271,7 +272,7 @@ TEST_CASE("executor: inputs that cannot run are refused when the simulation is b
 TEST_CASE("executor: two simulations coexist without shared state", "[executor]") {
     // No globals: building a second simulation and running it first must not change the first one's result
     // (the 8-ring 1 MiB all-reduce of ASTRA-sim's ar8_ring_Ring_unaware: 64440 ns).
-    SessionConfig cfg;
+    config::Scenario cfg;
     cfg.network = test::network_yaml(test::read_data("configs/net_Ring_8npus.yml"));
     cfg.system =
         test::system_json(test::read_data("configs/sys_ring_d1_s4_a1_LIFO_ep10_mem1600_localBWAware.json"));
@@ -325,9 +326,8 @@ TEST_CASE("executor: chunk streams are bounded before the run makes them", "[exe
     // preferred-dataset-splits may be at most 2^18 = 262144. On a 4-ring that is 65536 splits; one more is
     // refused with the largest allowed value. A trace without collectives needs no streams at all. Only
     // simulated NPUs hold streams: with symmetry (one NPU simulated) 65537 splits fit, 262145 do not.
-    auto ring4 = [](uint32_t splits, bool symmetry = false) {
-        SessionConfig cfg = ring(4);
-        cfg.symmetry = symmetry;
+    auto ring4 = [](uint32_t splits) {
+        config::Scenario cfg = ring(4);
         cfg.system =
             test::system_json(R"({"all-reduce-implementation": ["ring"], "preferred-dataset-splits": )" +
                               std::to_string(splits) + "}");
@@ -336,15 +336,17 @@ TEST_CASE("executor: chunk streams are bounded before the run makes them", "[exe
     test::TraceBuilder coll, comp;
     coll.coll(1, CollectiveType::AllReduce, kMiB);
     comp.comp(1, 5);
-    CHECK(test::build(ring4(65536), test::same_on_all(coll, 4)).is_ok());
-    auto refused = test::build(ring4(65537), test::same_on_all(coll, 4));
+    RunOptions full, symmetric;
+    full.symmetry = false;
+    CHECK(test::build(ring4(65536), test::same_on_all(coll, 4), nullptr, full).is_ok());
+    auto refused = test::build(ring4(65537), test::same_on_all(coll, 4), nullptr, full);
     REQUIRE_FALSE(refused.is_ok());
     CHECK_THAT(refused.status().message(),
                Contains("system: preferred-dataset-splits: 65537 chunks on each of 4 NPUs make 262148 chunk "
                         "streams at once; at most 262144 fit (at most 65536 splits on this network)"));
-    CHECK(test::build(ring4(65537), test::same_on_all(comp, 4)).is_ok());
-    CHECK(test::build(ring4(65537, true), test::same_on_all(coll, 4)).is_ok());
-    auto one = test::build(ring4(262145, true), test::same_on_all(coll, 4));
+    CHECK(test::build(ring4(65537), test::same_on_all(comp, 4), nullptr, full).is_ok());
+    CHECK(test::build(ring4(65537), test::same_on_all(coll, 4), nullptr, symmetric).is_ok());
+    auto one = test::build(ring4(262145), test::same_on_all(coll, 4), nullptr, symmetric);
     REQUIRE_FALSE(one.is_ok());
     CHECK_THAT(one.status().message(),
                Contains("262145 chunks on each of 4 NPUs (1 of them simulated, one per class) make 262145"));

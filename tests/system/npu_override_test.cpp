@@ -14,8 +14,8 @@ namespace {
 
 // 4 NPUs on a ring; groups {0,1} (id 1) and {2,3} (id 2). Every NPU computes 10 us, then all-reduces
 // 1 MiB within its group.
-SessionConfig four_npus(const std::string& system) {
-    SessionConfig cfg;
+config::Scenario four_npus(const std::string& system) {
+    config::Scenario cfg;
     cfg.network = test::network_yaml("topology: [Ring]\nnpus_count: [4]\nbandwidth: [50]\nlatency: [500]\n");
     cfg.system = test::system_json(system);
     auto groups = config::parse_comm_groups_json(R"({"1": [0, 1], "2": [2, 3]})", "groups.json", 4);
@@ -90,7 +90,7 @@ TEST_CASE("npu-overrides: per-NPU peak-perf and local-mem-bw for the roofline", 
     // 1e9 ops on 1e6 bytes with peak 989 TFLOPS, 3350 GB/s: compute bound, 1011 ns (compute_time_test).
     // NPUs "2-3" get peak 494.5: 2022 ns. NPU 1 gets local-mem-bw 0.5 GB/s: the memory roof is 0.5e9 * 1000
     // = 5e11 op/s, so 1e9 ops take 2 ms, memory-bound.
-    SessionConfig cfg = four_npus(R"({"roofline-enabled": 1, "peak-perf": 989, "local-mem-bw": 3350,
+    config::Scenario cfg = four_npus(R"({"roofline-enabled": 1, "peak-perf": 989, "local-mem-bw": 3350,
         "npu-overrides": [{"npus": "2-3", "peak-perf": 494.5}, {"npus": [1], "local-mem-bw": 0.5}]})");
     test::TraceBuilder t;
     t.roofline_comp(1, 1000000000, 1000000);
@@ -115,7 +115,7 @@ TEST_CASE("npu-overrides: bad entries are refused with the key named", "[system]
     CHECK_THAT(m, Contains("npu-overrides[3].npus: is missing or empty"));
 
     // A rank outside the network is caught when the simulation is built.
-    SessionConfig cfg = four_npus(R"({"npu-overrides": [{"npus": [4], "compute-slowdown": 2}]})");
+    config::Scenario cfg = four_npus(R"({"npu-overrides": [{"npus": [4], "compute-slowdown": 2}]})");
     test::TraceBuilder t;
     t.comp(1, 1);
     auto sim = test::build(cfg, test::same_on_all(t, 4));

@@ -12,8 +12,13 @@ namespace {
 
 // net_Ring-Switch_2x4.yml: dim 0 of 2 NPUs (stride 1), dim 1 of 4 NPUs (stride 2).
 LogicalTopology topo_2x4() {
-    NetworkTopology net(test::network_yaml(test::read_data("configs/net_Ring-Switch_2x4.yml")));
-    return make_logical_topology(net);
+    // The strides must be the physical network's (NetworkTopology's), which the planner no longer sees.
+    auto cfg = test::network_yaml(test::read_data("configs/net_Ring-Switch_2x4.yml"));
+    LogicalTopology t = make_logical_topology(cfg);
+    NetworkTopology net(cfg);
+    REQUIRE(t.strides == std::vector<uint32_t>{net.stride(0), net.stride(1)});
+    REQUIRE(t.npus == net.npus());
+    return t;
 }
 
 std::vector<uint32_t> members(const PhaseSpec& p) {
@@ -95,8 +100,8 @@ TEST_CASE("phase plan: skipped dimensions", "[collectives][plan]") {
         CHECK(p[0].queue == 0);
     }
     SECTION("a dimension of size 1 has nobody to talk to") {
-        NetworkTopology net(test::network_yaml(
-            "topology: [Ring, Ring]\nnpus_count: [1, 4]\nbandwidth: [1, 1]\nlatency: [1, 1]\n"));
+        auto net = test::network_yaml(
+            "topology: [Ring, Ring]\nnpus_count: [1, 4]\nbandwidth: [1, 1]\nlatency: [1, 1]\n");
         auto p = plan_collective(PlanRequest{PhaseType::AllReduce, 2}, sys, make_logical_topology(net));
         REQUIRE(p.size() == 1);
         CHECK(p[0].queue == 1);

@@ -45,8 +45,8 @@ struct Recorder final : PhaseActions {
 
 // An N-NPU ring (100 GB/s = 107.3741824 B/ns, 200 ns per hop), one chunk, endpoint delay 10 ns and
 // local-mem-bw 1000 GB/s (= 1000 B/ns).
-SessionConfig ring_config(uint32_t npus, const std::string& extra = "") {
-    SessionConfig cfg;
+config::Scenario ring_config(uint32_t npus, const std::string& extra = "") {
+    config::Scenario cfg;
     cfg.network = test::network_yaml("topology: [Ring]\nnpus_count: [" + std::to_string(npus) +
                                      "]\nbandwidth: [100]\nlatency: [200]\n");
     cfg.system = test::system_json(
@@ -54,7 +54,7 @@ SessionConfig ring_config(uint32_t npus, const std::string& extra = "") {
     return cfg;
 }
 
-RunResult run_collective(const SessionConfig& cfg, uint32_t npus, CollectiveType type, uint64_t bytes) {
+RunResult run_collective(const config::Scenario& cfg, uint32_t npus, CollectiveType type, uint64_t bytes) {
     test::TraceBuilder t;
     t.coll(1, type, bytes);
     return test::run(cfg, test::same_on_all(t, npus));
@@ -150,7 +150,7 @@ TEST_CASE("ring all-reduce of one chunk through the executor: closed form", "[co
     }
     SECTION("endpoint delay 1 and no local-mem-bw (no reduction cost)") {
         // T = 1 + 14 * (810 + 1) = 11355.
-        SessionConfig cfg;
+        config::Scenario cfg;
         cfg.network =
             test::network_yaml("topology: [Ring]\nnpus_count: [8]\nbandwidth: [100]\nlatency: [200]\n");
         cfg.system = test::system_json(R"({"endpoint-delay": 1})");
@@ -225,7 +225,7 @@ TEST_CASE("communicator-group collective: a ring over the group's ranks on the 1
     // Group ring of N = 2: msg = 65536 B between NPUs 2 hops apart: net = floor(2 * 200 + 610.35) = 1010;
     // each packet costs the fixed 10 ns local delay, not the (here 50 ns) endpoint delay; mem = 195.
     // T = 10 + 2 * (1010 + 10) + 1 * 195 = 2245.
-    SessionConfig cfg = ring_config(4);
+    config::Scenario cfg = ring_config(4);
     cfg.system.endpoint_delay_ns = 50;
     auto groups = config::parse_comm_groups_json(R"({"1": [0, 2]})", "g.json", 4);
     REQUIRE(groups.is_ok());
@@ -255,12 +255,12 @@ TEST_CASE("chunked collectives: chunks run one after another unless more may be 
     // (ar8_ring_Ring_act2_FIFO_unaware) T = 2 * 16110 = 32220.
     // Here: 1 MiB in 2 chunks of 512 KiB on the 8-ring of ring_config: T_chunk = 12855 (see above).
     SECTION("2 chunks, 1 active: 2 * 12855 = 25710") {
-        SessionConfig cfg = ring_config(8);
+        config::Scenario cfg = ring_config(8);
         cfg.system.preferred_dataset_splits = 2;
         check_all_finish_at(run_collective(cfg, 8, CollectiveType::AllReduce, 1048576), 25710);
     }
     SECTION("2 chunks, 2 active: both at once, 12855") {
-        SessionConfig cfg = ring_config(8);
+        config::Scenario cfg = ring_config(8);
         cfg.system.preferred_dataset_splits = 2;
         cfg.system.active_chunks_per_dimension = 2;
         RunResult r = run_collective(cfg, 8, CollectiveType::AllReduce, 1048576);

@@ -1,16 +1,17 @@
 // Symmetric runs (core/system/scheduling/symmetry.h): simulating one representative NPU per class must give
 // the full run's report, byte for byte apart from the engine counters that measure the work done.
 //
-// Each case runs twice, with SessionConfig::symmetry off (every NPU simulated) and on, and compares the
+// Each case runs twice, with config::Scenario::symmetry off (every NPU simulated) and on, and compares the
 // whole JSON report (per-NPU figures, collectives, messages, notes, stuck nodes, unreceived messages) and the
 // timeline. The cases: every ASTRA-sim reference case, generated collectives on 1-, 2- and 3-D networks with
 // ring and direct algorithms, LIFO and FIFO, several chunks and active chunks, send/recv rings, generated
 // transformer training and inference with DP/TP/PP/SP, stuck and unmatched workloads; and the inputs where
 // the reduction must not be used.
 #include "core/config/scenario.h"
+#include "core/config/spellings.h"
 #include "core/report/report.h"
+#include "core/session/generated_source.h"
 #include "core/session/generated_workload.h"
-#include "core/session/scenario_setup.h"
 #include "core/session/session.h"
 #include "core/system/scheduling/symmetry.h"
 #include "support/anchor_cases.h"
@@ -36,16 +37,20 @@ struct Outcome {
     bool complete = false;
 };
 
-Outcome run_once(SessionConfig cfg, TraceSource& traces, bool symmetry) {
-    cfg.symmetry = symmetry;
-    cfg.keep_timeline = true;
+Outcome run_once(config::Scenario cfg, TraceSource& traces, bool symmetry) {
+    RunOptions options;
+    options.symmetry = symmetry;
+    options.keep_timeline = true;
     std::vector<std::string> warnings;
-    auto sim = build_simulation(std::move(cfg), traces, warnings);
+    auto sim = build_simulation(std::move(cfg), traces, warnings, options, &test::data_host());
     INFO(sim.status().message());
     REQUIRE(sim.is_ok());
     sim.value()->run_to_end();
     RunResult r = sim.value()->result();
-    ReportContext ctx = report_context(*sim.value(), "case");
+    ReportContext ctx;
+    ctx.workload = "case";
+    ctx.network_model = config::name_of(sim.value()->input().network_model);
+    ctx.compute_model = sim.value()->compute_model_label();
     ctx.load_warnings = warnings;
     nlohmann::json j = nlohmann::json::parse(report_json(r, ctx));
     j.erase("engine");
@@ -53,7 +58,7 @@ Outcome run_once(SessionConfig cfg, TraceSource& traces, bool symmetry) {
 }
 
 // Runs both ways and requires equal reports; returns the symmetric run's outcome.
-Outcome compare(const SessionConfig& cfg, const std::function<std::unique_ptr<TraceSource>()>& traces) {
+Outcome compare(const config::Scenario& cfg, const std::function<std::unique_ptr<TraceSource>()>& traces) {
     auto full_traces = traces();
     Outcome full = run_once(cfg, *full_traces, false);
     auto sym_traces = traces();
@@ -65,7 +70,7 @@ Outcome compare(const SessionConfig& cfg, const std::function<std::unique_ptr<Tr
     return sym;
 }
 
-Outcome compare_traces(const SessionConfig& cfg, const std::vector<std::string>& traces) {
+Outcome compare_traces(const config::Scenario& cfg, const std::vector<std::string>& traces) {
     return compare(cfg, [&] {
         auto src = std::make_unique<MemoryTraceSource>();
         for (size_t i = 0; i < traces.size(); ++i)
@@ -74,21 +79,35 @@ Outcome compare_traces(const SessionConfig& cfg, const std::vector<std::string>&
     });
 }
 
-// A scenario JSON with a generated workload, run through the CLI's path.
+// A scenario JSON with a generated workload, run through the Session as the CLI and browser run it.
+Outcome session_once(const config::Scenario& sc, bool symmetry) {
+    RunOptions options;
+    options.symmetry = symmetry;
+    options.keep_timeline = true;
+    auto session = Session::open(sc, options, test::data_host());
+    INFO(session.status().message());
+    REQUIRE(session.is_ok());
+    Session& s = *session.value();
+    s.run();
+    REQUIRE(s.phase() == SessionPhase::Done);
+    nlohmann::json j = nlohmann::json::parse(s.report_json());
+    j.erase("engine");
+    const RunResult& r = s.result();
+    return {j.dump(1), s.timeline_json(), r.simulated_npus, r.symmetry, r.complete};
+}
+
 Outcome compare_scenario(const std::string& text) {
     auto sc = config::parse_scenario_json(text, "scenario.json");
     INFO(sc.status().message());
     REQUIRE(sc.is_ok());
-    auto setup = scenario_setup(sc.value());
-    INFO(setup.status().message());
-    REQUIRE(setup.is_ok());
-    REQUIRE(setup.value().embedded);
-    const SessionConfig cfg = setup.value().config;
-    return compare(cfg, [&] {
-        auto again = scenario_setup(sc.value());
-        REQUIRE(again.is_ok());
-        return std::move(again.value().embedded);
-    });
+    REQUIRE(sc.value().workload_kind == config::Scenario::WorkloadKind::Generate);
+    Outcome full = session_once(sc.value(), false);
+    Outcome sym = session_once(sc.value(), true);
+    INFO("symmetry: " << sym.symmetry);
+    CHECK(full.simulated == sc.value().network.npus());
+    CHECK(sym.report == full.report);
+    CHECK(sym.timeline == full.timeline);
+    return sym;
 }
 
 std::string microbench(const std::string& collective, uint32_t npus, const std::string& network,
@@ -103,8 +122,8 @@ std::string microbench(const std::string& collective, uint32_t npus, const std::
            system_extra + R"(}})";
 }
 
-SessionConfig ring_config(uint32_t npus, const std::string& system_extra = "") {
-    SessionConfig cfg;
+config::Scenario ring_config(uint32_t npus, const std::string& system_extra = "") {
+    config::Scenario cfg;
     cfg.network = network_yaml("topology: [Ring]\nnpus_count: [" + std::to_string(npus) +
                                "]\nbandwidth: [50]\nlatency: [500]\n");
     cfg.system = system_json(R"({"scheduling-policy": "LIFO", "endpoint-delay": 10,
@@ -145,7 +164,7 @@ TEST_CASE("every ASTRA-sim reference case gives the same report with and without
     size_t reduced = 0, cases = 0;
     for (const auto& c : load_anchors()) {
         INFO("case " << c.name);
-        SessionConfig cfg = load_configs(c);
+        config::Scenario cfg = load_configs(c);
         Outcome o =
             compare(cfg, [&] { return std::unique_ptr<TraceSource>(new PrefixTraceSource(c.workload)); });
         CHECK(o.complete);
@@ -291,16 +310,20 @@ TEST_CASE("generated transformer workloads give the same report with and without
 namespace {
 
 // One run without a timeline (a generator's own traces are then made only for representatives).
-Outcome run_plain(SessionConfig cfg, TraceSource& traces, bool symmetry) {
-    cfg.symmetry = symmetry;
-    cfg.keep_timeline = false;
+Outcome run_plain(config::Scenario cfg, TraceSource& traces, bool symmetry) {
+    RunOptions options;
+    options.symmetry = symmetry;
+    options.keep_timeline = false;
     std::vector<std::string> warnings;
-    auto sim = build_simulation(std::move(cfg), traces, warnings);
+    auto sim = build_simulation(std::move(cfg), traces, warnings, options);
     INFO(sim.status().message());
     REQUIRE(sim.is_ok());
     sim.value()->run_to_end();
     RunResult r = sim.value()->result();
-    ReportContext ctx = report_context(*sim.value(), "case");
+    ReportContext ctx;
+    ctx.workload = "case";
+    ctx.network_model = config::name_of(sim.value()->input().network_model);
+    ctx.compute_model = sim.value()->compute_model_label();
     ctx.load_warnings = warnings;
     nlohmann::json j = nlohmann::json::parse(report_json(r, ctx));
     j.erase("engine");
@@ -349,20 +372,22 @@ TEST_CASE("generator-proven symmetry equals trace-proven symmetry and the full r
                     "compute_model": "roofline"})";
                 auto sc = config::parse_scenario_json(text, "scenario.json");
                 REQUIRE(sc.is_ok());
-                auto setup = scenario_setup(sc.value());
+                auto setup = generated_source(sc.value().workload, sc.value().generate_params);
                 INFO(setup.status().message());
                 REQUIRE(setup.is_ok());
-                REQUIRE(setup.value().embedded->vouches_for_translations());
-                const SessionConfig cfg = setup.value().config;
-                Outcome full = run_plain(cfg, *setup.value().embedded, false);
+                REQUIRE(setup.value().traces->vouches_for_translations());
+                config::Scenario cfg = sc.value();
+                cfg.generate_params.clear();
+                if (setup.value().has_groups) cfg.groups = setup.value().groups;
+                Outcome full = run_plain(cfg, *setup.value().traces, false);
 
                 auto gen = generate_workload(sc.value().workload, sc.value().generate_params);
                 REQUIRE(gen.is_ok());
                 Outcome compared = run_plain(cfg, gen.value().traces, true);
 
-                auto again = scenario_setup(sc.value());
+                auto again = generated_source(sc.value().workload, sc.value().generate_params);
                 REQUIRE(again.is_ok());
-                Outcome vouched = run_plain(cfg, *again.value().embedded, true);
+                Outcome vouched = run_plain(cfg, *again.value().traces, true);
 
                 INFO("compared: " << compared.symmetry << "; vouched: " << vouched.symmetry);
                 CHECK(full.complete);
@@ -419,7 +444,7 @@ TEST_CASE("symmetry is not used where it would not be exact", "[system][symmetry
     t.coll(2, trace::CollectiveType::AllReduce, 1 << 20, {1});
     const std::vector<std::string> same = same_on_all(t, n);
     SECTION("halving-doubling partners are not translation-invariant") {
-        SessionConfig cfg = ring_config(n);
+        config::Scenario cfg = ring_config(n);
         cfg.system.implementation[0] = {{config::CollectiveAlgorithm::HalvingDoubling, -1}};
         Outcome o = compare_traces(cfg, same);
         CHECK(o.simulated == n);
@@ -428,8 +453,8 @@ TEST_CASE("symmetry is not used where it would not be exact", "[system][symmetry
     SECTION("links shared between NPUs are no obstacle (flow model), a differing trace still is") {
         // The flow model's links fold onto the representative's: one NPU simulated, the same report.
         // With NPU 5's compute 1 ns longer, no translation maps the run onto itself: all 8 simulated.
-        SessionConfig cfg = ring_config(n);
-        cfg.network_model = NetworkModelKind::Flow;
+        config::Scenario cfg = ring_config(n);
+        cfg.network_model = config::NetworkModel::Flow;
         CHECK(compare_traces(cfg, same).simulated == 1);
         std::vector<std::string> traces = same;
         TraceBuilder slow;
@@ -442,8 +467,8 @@ TEST_CASE("symmetry is not used where it would not be exact", "[system][symmetry
     }
     SECTION("halving-doubling under the congestion model") {
         // Its partners (distance 1, 2, 4, ...) are not translation-invariant whatever the network model.
-        SessionConfig cfg = ring_config(n);
-        cfg.network_model = NetworkModelKind::Congestion;
+        config::Scenario cfg = ring_config(n);
+        cfg.network_model = config::NetworkModel::Congestion;
         cfg.system.implementation[0] = {{config::CollectiveAlgorithm::HalvingDoubling, -1}};
         Outcome o = compare_traces(cfg, same);
         CHECK(o.simulated == n);
@@ -460,7 +485,7 @@ TEST_CASE("symmetry is not used where it would not be exact", "[system][symmetry
         CHECK(o.symmetry.find("differ") != std::string::npos);
     }
     SECTION("a straggler set by npu-overrides") {
-        SessionConfig cfg = ring_config(n, R"(, "npu-overrides": [{"npus": [3], "compute-slowdown": 2}])");
+        config::Scenario cfg = ring_config(n, R"(, "npu-overrides": [{"npus": [3], "compute-slowdown": 2}])");
         Outcome o = compare_traces(cfg, same);
         CHECK(o.simulated == n);
     }

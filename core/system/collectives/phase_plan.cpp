@@ -9,13 +9,15 @@
 
 namespace astrolabe {
 
-LogicalTopology make_logical_topology(const NetworkTopology& net) {
+LogicalTopology make_logical_topology(const config::NetworkConfig& net) {
     LogicalTopology t;
-    for (size_t d = 0; d < net.dims(); ++d) {
-        t.sizes.push_back(net.dim(d).npus);
-        t.strides.push_back(net.stride(d));
+    uint32_t stride = 1;
+    for (const auto& dim : net.dims) {
+        t.sizes.push_back(dim.npus);
+        t.strides.push_back(stride);
+        stride *= dim.npus;
     }
-    t.npus = net.npus();
+    t.npus = stride;
     return t;
 }
 

@@ -13,7 +13,6 @@
 #pragma once
 
 #include "core/config/config_types.h"
-#include "core/network/topology.h"
 #include "core/system/collectives/phase_algorithm.h"
 
 #include <memory>
@@ -38,7 +37,8 @@ struct LogicalTopology {
     uint32_t npus = 1;
     uint32_t index_in_dim(uint32_t npu, size_t d) const { return (npu / strides[d]) % sizes[d]; }
 };
-LogicalTopology make_logical_topology(const NetworkTopology& net);
+// From the network config: dimension 0 varies fastest (ASTRA-sim's NPU numbering, as NetworkTopology).
+LogicalTopology make_logical_topology(const config::NetworkConfig& net);
 
 struct PlanRequest {
     PhaseType type = PhaseType::AllReduce;

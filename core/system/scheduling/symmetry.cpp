@@ -1,8 +1,9 @@
 #include "core/system/scheduling/symmetry.h"
 
 #include "core/config/config_parse.h"
+#include "core/config/spellings.h"
+#include "core/simulation/simulation.h"
 #include "core/system/collectives/phase_plan.h"
-#include "core/system/scheduling/simulation.h"
 
 #include <algorithm>
 #include <map>
@@ -297,8 +298,7 @@ RankSymmetry find_symmetry(SimulationInput& in, std::string& why_not) {
         why_not = "more than 15 network dimensions";
         return {};
     }
-    NetworkTopology net(in.network);
-    LogicalTopology topo = make_logical_topology(net);
+    LogicalTopology topo = make_logical_topology(in.network);
     const uint32_t used =
         used_collective_kinds(in.graphs, in.groups); // collective kinds, for every dimension
     DigitSearch search{in, GroupLookup(in.groups), static_cast<uint32_t>(in.graphs.size())};

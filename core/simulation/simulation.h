@@ -19,22 +19,16 @@
 
 namespace astrolabe {
 
-enum class NetworkModelKind : uint8_t { Analytical, Congestion, Flow };
-enum class ComputeModelKind : uint8_t { FromSystem, Trace, Roofline, Systolic };
-const char* network_model_name(NetworkModelKind k);
-const char* compute_model_name(ComputeModelKind k);
-bool parse_network_model(const std::string& s, NetworkModelKind& out);
-bool parse_compute_model(const std::string& s, ComputeModelKind& out);
-
 struct SimulationInput {
     config::NetworkConfig network;
     config::SystemConfig system;
     config::MemoryConfig memory;
     GroupTable groups;
     std::vector<WorkloadGraph> graphs; // one per NPU, rank order
-    NetworkModelKind network_model = NetworkModelKind::Analytical;
-    ComputeModelKind compute_model = ComputeModelKind::FromSystem; // FromSystem: roofline-enabled decides
-    config::SystolicConfig systolic;                               // the array of ComputeModelKind::Systolic
+    config::NetworkModel network_model = config::NetworkModel::Analytical;
+    config::ComputeModel compute_model =
+        config::ComputeModel::FromSystem; // FromSystem: roofline-enabled decides
+    config::SystolicConfig systolic;      // the array of ComputeModel::Systolic
     bool keep_timeline = false;
     // Simulate one representative NPU per class of provably identical NPUs when the inputs allow it
     // (symmetry.h); the results are the full run's either way.
@@ -72,11 +66,25 @@ int collective_kind_of(trace::CollectiveType t);
 // Bit k set: the traces run a whole-system collective that uses config::CollectiveKind k's algorithms.
 uint32_t used_collective_kinds(const std::vector<WorkloadGraph>& graphs, const GroupTable& groups);
 // Whether compute nodes are timed by the roofline model (else replayed from their duration).
-bool uses_roofline(ComputeModelKind model, const config::SystemConfig& sys);
+bool uses_roofline(config::ComputeModel model, const config::SystemConfig& sys);
 // Checks the system configuration against the network (algorithm lists, member counts) for the collective
 // kinds in `used`; every problem. Lists shorter than the network are legal and noted in `warnings`.
 Status check_collectives(const config::SystemConfig& sys, const config::NetworkConfig& net, uint32_t used,
                          const std::string& source, std::vector<std::string>* warnings = nullptr);
+
+// One timeline record's node as the timeline and the report show it: labels read off the run, so front
+// ends need no graph types.
+struct TimelineNode {
+    enum class Kind : uint8_t { Other, Compute, Memory, Collective, Send, Recv };
+    Kind kind = Kind::Other;
+    bool cpu = false;                 // runs on the host CPU slot
+    uint64_t id = 0;                  // the trace's node id
+    std::string name;                 // the trace's name ("" when the run kept none)
+    const char* kind_name = "";       // "COMP", "MEM_LOAD", ... as the report's `cat`
+    const char* collective = nullptr; // the collective type of a collective node
+    uint64_t bytes = 0;               // tensor or message size
+    uint32_t peer = 0, tag = 0;       // send and receive: the other NPU and the tag
+};
 
 class Simulation {
 public:
@@ -101,6 +109,9 @@ public:
     const char* compute_model_label() const;
     // The result so far; complete once run_slice() returned false and every NPU finished.
     RunResult result() const;
+    // The node a timeline record of this run's result stands for.
+    TimelineNode timeline_node(const TimelineRecord& rec) const;
+    uint32_t npus() const { return static_cast<uint32_t>(input_.graphs.size()); }
     const SimulationInput& input() const { return input_; }
 
 private:

@@ -1,4 +1,4 @@
-#include "core/system/scheduling/simulation.h"
+#include "core/simulation/simulation.h"
 
 #include "core/config/config_parse.h"
 #include "core/network/analytical_network.h"
@@ -11,58 +11,6 @@
 #include <tuple>
 
 namespace astrolabe {
-
-const char* network_model_name(NetworkModelKind k) {
-    switch (k) {
-    case NetworkModelKind::Analytical:
-        return "analytical";
-    case NetworkModelKind::Congestion:
-        return "congestion";
-    case NetworkModelKind::Flow:
-        return "flow";
-    }
-    return "?";
-}
-
-const char* compute_model_name(ComputeModelKind k) {
-    switch (k) {
-    case ComputeModelKind::FromSystem:
-        return "system";
-    case ComputeModelKind::Trace:
-        return "trace";
-    case ComputeModelKind::Roofline:
-        return "roofline";
-    case ComputeModelKind::Systolic:
-        return "systolic";
-    }
-    return "?";
-}
-
-bool parse_network_model(const std::string& s, NetworkModelKind& out) {
-    if (s == "analytical")
-        out = NetworkModelKind::Analytical;
-    else if (s == "congestion")
-        out = NetworkModelKind::Congestion;
-    else if (s == "flow")
-        out = NetworkModelKind::Flow;
-    else
-        return false;
-    return true;
-}
-
-bool parse_compute_model(const std::string& s, ComputeModelKind& out) {
-    if (s == "trace")
-        out = ComputeModelKind::Trace;
-    else if (s == "roofline")
-        out = ComputeModelKind::Roofline;
-    else if (s == "system")
-        out = ComputeModelKind::FromSystem;
-    else if (s == "systolic")
-        out = ComputeModelKind::Systolic;
-    else
-        return false;
-    return true;
-}
 
 int collective_kind_of(trace::CollectiveType t) {
     switch (t) {
@@ -139,9 +87,9 @@ Status check_custom(const SimulationInput& in, const std::string& source) {
 
 } // namespace
 
-bool uses_roofline(ComputeModelKind model, const config::SystemConfig& sys) {
-    return model == ComputeModelKind::Roofline ||
-           (model == ComputeModelKind::FromSystem && sys.roofline_enabled);
+bool uses_roofline(config::ComputeModel model, const config::SystemConfig& sys) {
+    return model == config::ComputeModel::Roofline ||
+           (model == config::ComputeModel::FromSystem && sys.roofline_enabled);
 }
 
 Status check_collectives(const config::SystemConfig& sys, const config::NetworkConfig& net, uint32_t used,
@@ -240,14 +188,11 @@ Result<std::unique_ptr<Simulation>> Simulation::create(SimulationInput input,
     if (roofline && (input.system.peak_perf_tflops <= 0 || input.system.local_mem_bw_gbps <= 0))
         problems.add(
             "system: the roofline compute model needs 'peak-perf' (TFLOPS) and 'local-mem-bw' (GB/s) > 0");
-    const bool systolic = input.compute_model == ComputeModelKind::Systolic;
-    Dataflow dataflow = Dataflow::WeightStationary;
+    const bool systolic = input.compute_model == config::ComputeModel::Systolic;
     if (systolic) {
         const auto& sc = input.systolic;
         if (sc.rows == 0 || sc.cols == 0 || !(sc.clock_ghz > 0))
             problems.add("systolic: the array needs rows, columns and clock_ghz > 0");
-        if (!parse_dataflow(sc.dataflow, dataflow))
-            problems.add("systolic: dataflow '" + sc.dataflow + "'; os, ws or is was expected");
     }
     for (size_t i = 0; i < input.system.npu_overrides.size(); ++i)
         for (uint32_t r : input.system.npu_overrides[i].npus)
@@ -280,16 +225,16 @@ Result<std::unique_ptr<Simulation>> Simulation::create(SimulationInput input,
     auto n = static_cast<uint32_t>(npus);
     p.roofline = roofline;
     p.net_topology = std::make_unique<NetworkTopology>(in.network);
-    p.topology = make_logical_topology(*p.net_topology);
+    p.topology = make_logical_topology(in.network);
     p.buckets = std::make_unique<NpuBuckets>(p.engine, n);
     switch (in.network_model) {
-    case NetworkModelKind::Analytical:
+    case config::NetworkModel::Analytical:
         p.network = std::make_unique<AnalyticalNetwork>(*p.net_topology, p.engine);
         break;
-    case NetworkModelKind::Congestion:
+    case config::NetworkModel::Congestion:
         p.network = std::make_unique<CongestionNetwork>(*p.net_topology, p.engine);
         break;
-    case NetworkModelKind::Flow:
+    case config::NetworkModel::Flow:
         p.network = std::make_unique<FlowNetwork>(*p.net_topology, p.engine);
         break;
     }
@@ -331,7 +276,8 @@ Result<std::unique_ptr<Simulation>> Simulation::create(SimulationInput input,
     opt.roofline_params = RooflineParams{in.system.peak_perf_tflops, in.system.local_mem_bw_gbps};
     if (systolic) {
         opt.systolic = true;
-        opt.array = SystolicArray{in.systolic.rows, in.systolic.cols, dataflow, in.systolic.clock_ghz};
+        opt.array =
+            SystolicArray{in.systolic.rows, in.systolic.cols, in.systolic.dataflow, in.systolic.clock_ghz};
         // Nodes without a GEMM shape fall back to the roofline of the same array: its peak is 2 operations
         // (a MAC) per PE per cycle, so the array size and clock move every compute node, not only GEMMs.
         // The memory roof is local-mem-bw when given, else none. (peak-perf describes another NPU; an
@@ -385,7 +331,7 @@ bool Simulation::roofline() const {
     return parts_->roofline;
 }
 const char* Simulation::compute_model_label() const {
-    if (input_.compute_model == ComputeModelKind::Systolic) return "systolic";
+    if (input_.compute_model == config::ComputeModel::Systolic) return "systolic";
     return parts_->roofline ? "roofline" : "trace";
 }
 
@@ -429,6 +375,41 @@ RunResult Simulation::result() const {
         r.total_ns = std::max(r.total_ns, parts_->engine.now());
     }
     return r;
+}
+
+TimelineNode Simulation::timeline_node(const TimelineRecord& rec) const {
+    const WorkloadGraph& g = input_.graphs[rec.npu];
+    const GraphNode& n = g.nodes[rec.node];
+    TimelineNode t;
+    switch (n.kind) {
+    case NodeKind::Compute:
+        t.kind = TimelineNode::Kind::Compute;
+        break;
+    case NodeKind::MemLoad:
+    case NodeKind::MemStore:
+        t.kind = TimelineNode::Kind::Memory;
+        break;
+    case NodeKind::Collective:
+        t.kind = TimelineNode::Kind::Collective;
+        t.collective = trace::collective_type_name(n.collective);
+        break;
+    case NodeKind::Send:
+        t.kind = TimelineNode::Kind::Send;
+        break;
+    case NodeKind::Recv:
+        t.kind = TimelineNode::Kind::Recv;
+        break;
+    default:
+        break;
+    }
+    t.cpu = n.has(kCpuOp);
+    t.id = n.id;
+    t.name = g.name(rec.node);
+    t.kind_name = node_kind_name(n.kind);
+    t.bytes = n.bytes;
+    t.peer = n.peer;
+    t.tag = n.tag;
+    return t;
 }
 
 } // namespace astrolabe

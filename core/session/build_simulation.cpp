@@ -1,0 +1,186 @@
+// Loading a run's traces into their compact graphs and building the Simulation (Session::open's first half).
+#include "core/session/session.h"
+
+#include "core/trace/trace_reader.h"
+
+namespace astrolabe {
+
+Status MemoryTraceSource::read(uint32_t rank, std::string& bytes, std::string& name) {
+    if (rank >= traces_.size()) return Status::error("workload: no trace for NPU " + std::to_string(rank));
+    name = traces_[rank].first;
+    bytes = traces_[rank].second;
+    return Status::ok();
+}
+
+GroupTable make_group_table(const config::CommGroups& groups) {
+    GroupTable t;
+    for (const auto& g : groups.groups) {
+        if (g.id == 0) continue; // pg_name "0" means the whole system already
+        t.groups.push_back(GroupTable::Group{g.id, g.ranks});
+    }
+    return t;
+}
+
+namespace {
+
+// Streams one trace file into its compact graph, appended to `out`; the file's problems otherwise.
+Status build_graph(std::string_view bytes, const std::string& name, const GraphBuildOptions& opt,
+                   const trace::ReadOptions& read, std::vector<std::string>& warnings,
+                   std::vector<WorkloadGraph>& out) {
+    GraphBuilder builder(name, opt);
+    trace::GlobalMetadata meta;
+    Status decoded =
+        trace::for_each_node(bytes, name, read, meta, [&builder](const trace::Node& n) { builder.add(n); });
+    if (!decoded.is_ok()) return decoded;
+    Result<WorkloadGraph> g = builder.finish(warnings);
+    if (!g.is_ok()) return g.status();
+    out.push_back(std::move(g.value()));
+    return Status::ok();
+}
+
+// Loads `<prefix>.<p>.et` for positions p = 0, 1, ... (up to the NPU count) for every custom implementation
+// the system config names; how many are needed is checked when the simulation is created.
+Status load_custom_implementations(const config::Scenario& config, uint32_t npus, SessionHost* host,
+                                   SimulationInput& input, std::vector<std::string>& warnings) {
+    Status problems;
+    for (int k = 0; k < config::kCollectiveKinds; ++k) {
+        const std::string& prefix = config.system.custom_implementation[k];
+        if (prefix.empty()) continue;
+        if (!host) {
+            problems.add("system: custom collective implementation " + prefix +
+                         ": no files can be read here");
+            continue;
+        }
+        if (config.system.preferred_dataset_splits > 1)
+            warnings.push_back(
+                "system: preferred-dataset-splits is ignored by custom collective implementations "
+                "(the ET runs once per collective)");
+        for (uint32_t pos = 0; pos < npus; ++pos) {
+            std::string path = prefix + "." + std::to_string(pos) + ".et", bytes;
+            Status st = host->read_file(path, bytes);
+            if (!st.is_ok()) {
+                if (pos == 0) problems.merge(st);
+                break;
+            }
+            GraphBuildOptions opt;
+            opt.rank = pos;
+            opt.npus = npus;
+            opt.keep_names = false;
+            trace::ReadOptions read;
+            read.keep_names = false;
+            read.keep_io = false;
+            Status built = build_graph(bytes, path, opt, read, warnings, input.custom[k]);
+            if (!built.is_ok()) {
+                problems.merge(built);
+                break;
+            }
+        }
+    }
+    return problems;
+}
+
+} // namespace
+
+Result<std::unique_ptr<Simulation>> build_simulation(config::Scenario config, TraceSource& traces,
+                                                     std::vector<std::string>& warnings,
+                                                     const RunOptions& options, SessionHost* host) {
+    constexpr size_t kMaxProblems = 20;
+    const uint64_t npus = config.network.npus();
+    if (npus == 0) return Status::error("network: no dimensions; at least one was expected");
+    if (npus > (uint64_t(1) << 24))
+        return Status::error("network: npus_count: the dimensions multiply to " + std::to_string(npus) +
+                             " NPUs, which exceeds the limit of 16777216 NPUs");
+    if (traces.count() >= 0 && static_cast<uint64_t>(traces.count()) != npus)
+        return Status::error("workload: " + std::to_string(traces.count()) +
+                             " trace file(s) for a network of " + std::to_string(npus) +
+                             " NPUs (the product of npus_count); one trace per NPU was expected");
+
+    SimulationInput input;
+    input.groups = make_group_table(config.groups);
+    input.graphs.reserve(npus);
+    bool roofline = uses_roofline(config.compute_model, config.system);
+    Status problems;
+    const bool systolic = config.compute_model == config::ComputeModel::Systolic;
+    trace::ReadOptions read;
+    // The systolic model reads GEMM shapes off PyTorch operators: their names and input shapes.
+    read.keep_names = options.keep_names || systolic;
+    read.keep_io = systolic;
+    GraphBuildOptions base;
+    base.npus = static_cast<uint32_t>(npus);
+    base.keep_names = options.keep_names;
+    base.ignore_ctrl_deps = options.ignore_ctrl_deps;
+    base.roofline = roofline;
+    base.gemm_shapes = systolic;
+    // A generator that vouches for its translations: only the ranks with distinct DAGs now, the
+    // representatives once the symmetry is known (symmetry.h ensure_graphs), never the others. A timeline
+    // names every NPU's nodes, so it needs every graph.
+    const bool lazy = options.symmetry && !options.keep_timeline && traces.vouches_for_translations();
+    std::string bytes, name;
+    if (lazy) {
+        input.graphs.resize(npus);
+        input.pending.assign(npus, true);
+        input.translation_proof = [&traces](uint32_t stride, uint32_t size) {
+            return traces.keeps_traces(stride, size);
+        };
+        input.load_graph = [&traces, &warnings, base, read](uint32_t rank, const GroupTable& groups,
+                                                            WorkloadGraph& out) {
+            std::string b, n;
+            Status st = traces.read_alone(rank, b, n);
+            if (!st.is_ok()) return st;
+            GraphBuildOptions opt = base;
+            opt.rank = rank;
+            opt.groups = &groups;
+            std::vector<WorkloadGraph> one;
+            st = build_graph(b, n, opt, read, warnings, one);
+            if (st.is_ok()) out = std::move(one[0]);
+            return st;
+        };
+        for (uint32_t rank : traces.distinct_ranks()) {
+            problems.merge(input.load_graph(rank, input.groups, input.graphs[rank]));
+            input.pending[rank] = false;
+        }
+    }
+    for (uint32_t rank = 0; rank < npus && !lazy; ++rank) {
+        Status st = traces.read(rank, bytes, name);
+        if (!st.is_ok()) {
+            problems.merge(st);
+        } else {
+            GraphBuildOptions opt = base;
+            opt.rank = rank;
+            opt.groups = &input.groups;
+            problems.merge(build_graph(bytes, name, opt, read, warnings, input.graphs));
+        }
+        if (problems.problems().size() >= kMaxProblems) {
+            problems.add("(stopped reading traces after " + std::to_string(kMaxProblems) + " problems)");
+            return problems;
+        }
+        if (host) {
+            SessionProgress p;
+            p.done = rank + 1;
+            p.total = npus;
+            host->progress(p);
+        }
+    }
+    std::string().swap(bytes);
+    if (!problems.is_ok()) return problems;
+    problems.merge(load_custom_implementations(config, static_cast<uint32_t>(npus), host, input, warnings));
+    if (!problems.is_ok()) return problems;
+
+    for (const auto& w : config.network.warnings)
+        warnings.push_back(w);
+    for (const auto& w : config.system.warnings)
+        warnings.push_back(w);
+    for (const auto& w : config.memory.warnings)
+        warnings.push_back(w);
+    input.network = std::move(config.network);
+    input.system = std::move(config.system);
+    input.memory = std::move(config.memory);
+    input.network_model = config.network_model;
+    input.compute_model = config.compute_model;
+    input.systolic = config.systolic;
+    input.keep_timeline = options.keep_timeline;
+    input.symmetry = options.symmetry;
+    return Simulation::create(std::move(input), &warnings);
+}
+
+} // namespace astrolabe
