@@ -69,7 +69,7 @@ void TrainingBuilder::layer_forward(uint64_t mb, uint64_t layer, const char* wha
     // values of the context group are all-gathered (comm_size = this rank's K or V shard).
     blocking(n + "k_gather", CollectiveType::AllGather, D.T * D.kv_tp * D.E, GroupKind::Context);
     blocking(n + "v_gather", CollectiveType::AllGather, D.T * D.kv_tp * D.E, GroupKind::Context);
-    // The fused attention kernel: STAGE counts q/k/v slicing (3a) and the kernel (3a), not S^2 work.
+    // The fused attention kernel and the q/k/v slices, counted as STAGE does (ModelDims::attn_fwd_ops).
     comp(n + "attention", D.attn_fwd_ops(), 2 * D.a * D.E);
     gemm(n + "out_proj", D.T, D.d, D.d / p_.tp);
     blocking(n + "attn_out", CollectiveType::ReduceScatter, D.T * D.d * D.E, GroupKind::Tensor);
@@ -231,8 +231,8 @@ void TrainingBuilder::backward(uint64_t mb) {
 
 // After the last micro-batch: gradients of the embeddings (never sharded) are summed over micro-batches and
 // all-reduced over the data group and, as STAGE does, over the tensor and context groups (at the full
-// vocab x hidden size); every
-// layer's weights are updated (2 ops per weight: accumulate and apply, STAGE's count).
+// vocab x hidden size); every layer's weights are updated (2 ops per weight: accumulate and apply, STAGE's
+// count).
 void TrainingBuilder::optimizer_step() {
     const ModelDims& D = dims_;
     const uint64_t emb = p_.vocab * D.d;
