@@ -139,7 +139,7 @@ const std::vector<std::pair<std::string, std::string>>& param_help() {
         {"hidden", "hidden size d (default 1024)"},
         {"ffn", "FFN inner size (default 4 x hidden)"},
         {"heads", "attention heads (default 16)"},
-        {"kv-heads", "key/value heads, < heads for GQA (default = heads)"},
+        {"kv-heads", "llama: key/value heads, < heads for GQA (default = heads); gpt is multi-head"},
         {"seq", "sequence length in tokens (default 512)"},
         {"vocab", "vocabulary size (default 32000)"},
         {"batch", "global batch in samples per step (default 8)"},
@@ -159,7 +159,7 @@ const std::vector<std::pair<std::string, std::string>>& param_help() {
         {"grad-sync", "microbatch (default, as STAGE) or step: when DP gradients are reduced"},
         {"stage-compat",
          "reproduce STAGE @ 3a7f49c's departures: llama without mixed precision = its GPT graph, "
-         "GPT ignores kv-heads, kv-heads < tp split fractionally (default false)"},
+         "kv-heads < tp split fractionally (default false)"},
         {"context", "inference: KV-cache tokens before the step (default = seq)"},
         {"decode-steps", "inference decode: tokens generated, one step each (default 1)"},
     };

@@ -196,6 +196,22 @@ TEST_CASE("transformer traces follow the closed forms of the parallel plan", "[g
                   m * layers * w + 2 * emb);
         }
     }
+    SECTION("gpt is multi-head attention: kv-heads changes nothing (STAGE's GPT graph ignores --kvhead)") {
+        // Rank 0 of a dp 2 x tp 2 GPT with kv-heads 2 is byte for byte the one with kv-heads = heads (4); a
+        // llama with kv-heads 2 has narrower K/V, so a smaller qkv weight and gradient all-reduce.
+        const std::vector<std::pair<std::string, std::string>> base = {
+            {"layers", "1"}, {"hidden", "128"}, {"heads", "4"}, {"vocab", "256"},
+            {"seq", "32"},   {"batch", "2"},    {"dp", "2"},    {"tp", "2"}};
+        auto with = [&](const char* model, const char* kv) {
+            auto named = base;
+            named.push_back({"model", model});
+            named.push_back({"kv-heads", kv});
+            TransformerParams p = params(named);
+            return trace::encode_trace(transformer_trace(p, ParallelLayout(p), 0));
+        };
+        CHECK(with("gpt", "2") == with("gpt", "4"));
+        CHECK(with("llama", "2") != with("llama", "4"));
+    }
     SECTION("MoE with expert parallelism: four all-to-alls of T x top-k x d per layer and micro-batch") {
         // 8 experts over ep 4 (dp 4), top-2, T = 1 sample x 16 tokens, d 64, 2 bytes, 1 layer, 1 micro-batch:
         // dispatch + combine forward and backward = 4 x 16 x 2 x 64 x 2 bytes. Expert gradients stay on
