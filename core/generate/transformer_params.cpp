@@ -307,7 +307,8 @@ Status check(const TransformerParams& p) {
              "tp: " + n(p.tp) + "; with stage-compat and fewer kv-heads (" + n(p.graph_kv_heads()) +
                  ") than tp, hidden x kv-heads divisible by heads x tp was expected (STAGE splits K/V "
                  "columns)");
-    need(p.layers % p.pp == 0, "pp: " + n(p.pp) + "; a divisor of layers (" + n(p.layers) + ") was expected");
+    need(p.pp <= p.layers, "pp: " + n(p.pp) + "; at most layers (" + n(p.layers) +
+                               ") was expected (every stage holds a layer)");
     need(p.seq % p.sp == 0, "sp: " + n(p.sp) + "; a divisor of seq (" + n(p.seq) + ") was expected");
     need(p.vocab % p.tp == 0, "tp: " + n(p.tp) + "; a divisor of vocab (" + n(p.vocab) + ") was expected");
     if (p.experts > 0) {
@@ -338,7 +339,8 @@ Status check(const TransformerParams& p) {
                  " overflows 64-bit num_ops");
         const double steps = p.phase == Phase::Decode ? double(p.decode_steps) : 1.0;
         const double per_layer = 60.0 + 4.0 * double(p.experts ? p.experts / p.ep : 0);
-        const double nodes = double(p.microbatches()) * double(p.layers / p.pp) * per_layer * steps;
+        const double nodes =
+            double(p.microbatches()) * double((p.layers + p.pp - 1) / p.pp) * per_layer * steps;
         need(nodes < 5e7,
              "batch / micro-batch / layers: about " + std::to_string(uint64_t(nodes)) +
                  " nodes per rank; at most 4000000 was expected (fewer micro-batches or more pp)");
