@@ -157,6 +157,8 @@ const std::vector<std::pair<std::string, std::string>>& param_help() {
          "fp32 gradients for the optimizer (tensor_size only; collectives keep dtype-bytes)"},
         {"dtype-bytes", "bytes per element (default 1: element counts, as STAGE writes them)"},
         {"grad-sync", "microbatch (default, as STAGE) or step: when DP gradients are reduced"},
+        {"tpsp",
+         "sequence-parallel TP activations (default true, STAGE's --tpsp); false: plain TP, all-reduces"},
         {"stage-compat",
          "reproduce STAGE @ 3a7f49c's departures: llama without mixed precision = its GPT graph, "
          "kv-heads < tp split fractionally (default false)"},
@@ -224,6 +226,7 @@ Status set_param(TransformerParams& p, const std::string& name, const std::strin
     if (name == "recompute") return flag(p.recompute);
     if (name == "mixed-precision") return flag(p.mixed_precision);
     if (name == "stage-compat") return flag(p.stage_compat);
+    if (name == "tpsp") return flag(p.tpsp);
     return Status::error(name + ": unknown transformer parameter (see generate transformer --help)");
 }
 

@@ -44,6 +44,10 @@ struct TransformerParams {
     // Reproduce STAGE @ 3a7f49c where it departs from the model asked for: `llama` without mixed precision
     // builds its GPT graph, and fewer KV heads than tp are split fractionally.
     bool stage_compat = false;
+    // Megatron sequence parallelism inside the TP group (STAGE's --tpsp, default on): activations between
+    // TP regions are split over tp, regions entered by all-gather and left by reduce-scatter. Off: plain
+    // TP, activations replicated, regions left by all-reduce.
+    bool tpsp = true;
     uint64_t context = 0;      // inference: KV-cache length before the step (0 = seq)
     uint64_t decode_steps = 1; // inference decode: tokens generated, one step each
 

@@ -196,6 +196,28 @@ TEST_CASE("transformer traces follow the closed forms of the parallel plan", "[g
                   m * layers * w + 2 * emb);
         }
     }
+    SECTION(
+        "tpsp false (plain TP): four all-reduces of T x d per layer, no gathers, embeddings not over tp") {
+        // dp 2 x tp 2, 1 layer, 1 micro-batch of 2 samples x 32 tokens: T = 32 per rank, T d = 4096. Forward
+        // all-reduces after attention and FFN, backward after their input gradients: 4 x 4096 on the tensor
+        // group. Every TP rank saw all tokens, so the embeddings (256 x 128 each) all-reduce over data only,
+        // with the layer's 12 d^2 / tp = 98304 gradient.
+        TransformerParams p = params({{"layers", "1"},
+                                      {"hidden", "128"},
+                                      {"heads", "4"},
+                                      {"vocab", "256"},
+                                      {"seq", "32"},
+                                      {"batch", "2"},
+                                      {"dp", "2"},
+                                      {"tp", "2"},
+                                      {"tpsp", "false"}});
+        const ParallelLayout layout(p);
+        RankSummary s = summarize(transformer_trace(p, layout, 3), layout);
+        CHECK(s.coll[int(GroupKind::Tensor)][int(CollectiveType::AllReduce)] == 4 * 4096);
+        CHECK(s.coll[int(GroupKind::Tensor)][int(CollectiveType::AllGather)] == 0);
+        CHECK(s.coll[int(GroupKind::Tensor)][int(CollectiveType::ReduceScatter)] == 0);
+        CHECK(s.coll[int(GroupKind::Data)][int(CollectiveType::AllReduce)] == 98304 + 2 * 256 * 128);
+    }
     SECTION("5 layers over pp 2: 3 on stage 0, 2 on stage 1 (the remainder to the first stages, as STAGE)") {
         // dp 2, 2 micro-batches: one gradient all-reduce per layer and micro-batch on the data group, plus
         // the stage's embedding table: 2 x 3 + 1 on stage 0 (rank 0), 2 x 2 + 1 on stage 1 (rank 2).
