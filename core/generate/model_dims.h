@@ -47,8 +47,8 @@ struct ModelDims {
         up_n = (llama ? 2 : 1) * f_tp;
         v_tp = p.vocab / p.tp;
         // Without tpsp STAGE's embeddings take the whole sequence on every TP rank (replicated work).
-        act = p.tpsp ? a : T * d;
-        v_emb = p.tpsp ? v_tp : p.vocab;
+        act = p.graph_tpsp() ? a : T * d;
+        v_emb = p.graph_tpsp() ? v_tp : p.vocab;
         w_attn = d * qkv_n + (d / p.tp) * d;
         w_ffn = d * up_n + f_tp * d;
         w_router = p.experts ? d * p.experts : 0;

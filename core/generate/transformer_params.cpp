@@ -161,7 +161,7 @@ const std::vector<std::pair<std::string, std::string>>& param_help() {
          "sequence-parallel TP activations (default true, STAGE's --tpsp); false: plain TP, all-reduces"},
         {"stage-compat",
          "reproduce STAGE @ 3a7f49c's departures: llama without mixed precision = its GPT graph, "
-         "kv-heads < tp split fractionally (default false)"},
+         "kv-heads < tp split fractionally, llama keeps tpsp (default false)"},
         {"context", "inference: KV-cache tokens before the step (default = seq)"},
         {"decode-steps", "inference decode: tokens generated, one step each (default 1)"},
     };

@@ -41,11 +41,11 @@ private:
     // Entering a TP region: with tpsp the sequence shards are all-gathered (comm_size = this rank's a);
     // plain TP holds the whole activation already.
     void tp_gather(const std::string& name) {
-        if (p_.tpsp) blocking(name, CollectiveType::AllGather, dims_.a * dims_.E, GroupKind::Tensor);
+        if (p_.graph_tpsp()) blocking(name, CollectiveType::AllGather, dims_.a * dims_.E, GroupKind::Tensor);
     }
     // Leaving a TP region (forward) or summing an input gradient (backward) over the T x d partial sums.
     CollectiveType tp_exit() const {
-        return p_.tpsp ? CollectiveType::ReduceScatter : CollectiveType::AllReduce;
+        return p_.graph_tpsp() ? CollectiveType::ReduceScatter : CollectiveType::AllReduce;
     }
     std::string tag(uint64_t mb, uint64_t layer) const {
         return "mb" + std::to_string(mb) + ".L" + std::to_string(layer) + ".";
@@ -261,7 +261,7 @@ void TrainingBuilder::optimizer_step() {
         const std::pair<GroupKind, const char*> dims[] = {
             {GroupKind::Data, "grad_dp"}, {GroupKind::Tensor, "grad_tp"}, {GroupKind::Context, "grad_cp"}};
         for (const auto& k : dims)
-            if (has(k.first) && (p_.tpsp || k.first != GroupKind::Tensor))
+            if (has(k.first) && (p_.graph_tpsp() || k.first != GroupKind::Tensor))
                 last =
                     em_.coll(n + k.second, CollectiveType::AllReduce, emb * D.E, pg_[int(k.first)], {last});
         em_.comp(n + "update", emb, 2 * emb * D.E, {last});
