@@ -172,7 +172,7 @@ bool is_bool_word(std::string s) {
 // option names become dashes; an on/off option takes an optional true/false value).
 std::vector<std::string> normalize_flags(const std::vector<std::string>& argv) {
     static const char* kSwitches[] = {"--weight-sharded", "--recompute", "--mixed-precision",
-                                      "--stage-compat"};
+                                      "--stage-compat", "--tpsp"};
     std::vector<std::string> out;
     for (size_t i = 0; i < argv.size(); ++i) {
         std::string a = argv[i];

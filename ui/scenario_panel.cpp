@@ -387,7 +387,8 @@ void generate_section(App& app) {
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("FFN inner size; 0 = 4 x hidden");
         ImGui::SameLine();
         changed |= num("kv-heads", 0);
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("key/value heads (GQA); 0 = heads");
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("llama: key/value heads (GQA); 0 = heads. GPT is multi-head");
         changed |= edit_flag(app, "mixed precision", g + "mixed-precision");
         ImGui::SameLine();
         changed |= edit_flag(app, "STAGE compat", g + "stage-compat");

@@ -12,8 +12,10 @@ ChainEmitter::ChainEmitter(const TransformerParams& p, const ParallelLayout& lay
     : p_(p), layout_(layout), c_(layout.coord(rank)), em_(t), dims_(p, tokens_per_rank) {
     for (int k = 0; k < kGroupKinds; ++k)
         pg_[k] = layout.pg_name(static_cast<GroupKind>(k), rank);
-    layers_per_stage_ = p.layers / p.pp;
-    first_layer_ = c_.pp * layers_per_stage_;
+    // Contiguous blocks of layers, the remainder of L / P going to the first stages (as STAGE splits them).
+    const uint64_t base = p.layers / p.pp, extra = p.layers % p.pp;
+    layers_per_stage_ = base + (c_.pp < extra ? 1 : 0);
+    first_layer_ = c_.pp * base + std::min<uint64_t>(c_.pp, extra);
 }
 
 void ChainEmitter::ffn_forward(const std::string& n, CollectiveType tp_exit) {

@@ -14,6 +14,8 @@ struct ModelDims {
     uint64_t T = 0;      // tokens of one micro-batch on this rank (after the DP and SP splits)
     uint64_t d = 0;      // hidden
     uint64_t a = 0;      // activation shard: T * d / tp (sequence-parallel layout between TP regions)
+    uint64_t act = 0;    // activations a rank holds between TP regions: a with tpsp, else T * d
+    uint64_t v_emb = 0;  // vocabulary rows of an embedding GEMM: vocab / tp with tpsp, else vocab
     uint64_t qkv_n = 0;  // q, k, v output columns per TP rank
     uint64_t up_n = 0;   // FFN up (and gate) columns per TP rank
     uint64_t f_tp = 0;   // FFN inner size per TP rank
@@ -44,6 +46,9 @@ struct ModelDims {
         f_tp = p.ffn_size() / p.tp;
         up_n = (llama ? 2 : 1) * f_tp;
         v_tp = p.vocab / p.tp;
+        // Without tpsp STAGE's embeddings take the whole sequence on every TP rank (replicated work).
+        act = p.graph_tpsp() ? a : T * d;
+        v_emb = p.graph_tpsp() ? v_tp : p.vocab;
         w_attn = d * qkv_n + (d / p.tp) * d;
         w_ffn = d * up_n + f_tp * d;
         w_router = p.experts ? d * p.experts : 0;

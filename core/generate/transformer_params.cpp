@@ -139,7 +139,7 @@ const std::vector<std::pair<std::string, std::string>>& param_help() {
         {"hidden", "hidden size d (default 1024)"},
         {"ffn", "FFN inner size (default 4 x hidden)"},
         {"heads", "attention heads (default 16)"},
-        {"kv-heads", "key/value heads, < heads for GQA (default = heads)"},
+        {"kv-heads", "llama: key/value heads, < heads for GQA (default = heads); gpt is multi-head"},
         {"seq", "sequence length in tokens (default 512)"},
         {"vocab", "vocabulary size (default 32000)"},
         {"batch", "global batch in samples per step (default 8)"},
@@ -157,9 +157,11 @@ const std::vector<std::pair<std::string, std::string>>& param_help() {
          "fp32 gradients for the optimizer (tensor_size only; collectives keep dtype-bytes)"},
         {"dtype-bytes", "bytes per element (default 1: element counts, as STAGE writes them)"},
         {"grad-sync", "microbatch (default, as STAGE) or step: when DP gradients are reduced"},
+        {"tpsp",
+         "sequence-parallel TP activations (default true, STAGE's --tpsp); false: plain TP, all-reduces"},
         {"stage-compat",
          "reproduce STAGE @ 3a7f49c's departures: llama without mixed precision = its GPT graph, "
-         "GPT ignores kv-heads, kv-heads < tp split fractionally (default false)"},
+         "kv-heads < tp split fractionally, llama keeps tpsp (default false)"},
         {"context", "inference: KV-cache tokens before the step (default = seq)"},
         {"decode-steps", "inference decode: tokens generated, one step each (default 1)"},
     };
@@ -228,6 +230,7 @@ Status set_param(TransformerParams& p, const std::string& name, const std::strin
     if (name == "recompute") return flag(p.recompute);
     if (name == "mixed-precision") return flag(p.mixed_precision);
     if (name == "stage-compat") return flag(p.stage_compat);
+    if (name == "tpsp") return flag(p.tpsp);
     return Status::error(name + ": unknown transformer parameter (see generate transformer --help)");
 }
 
@@ -315,7 +318,8 @@ Status check(const TransformerParams& p) {
              "tp: " + n(p.tp) + "; with stage-compat and fewer kv-heads (" + n(p.graph_kv_heads()) +
                  ") than tp, hidden x kv-heads divisible by heads x tp was expected (STAGE splits K/V "
                  "columns)");
-    need(p.layers % p.pp == 0, "pp: " + n(p.pp) + "; a divisor of layers (" + n(p.layers) + ") was expected");
+    need(p.pp <= p.layers, "pp: " + n(p.pp) + "; at most layers (" + n(p.layers) +
+                               ") was expected (every stage holds a layer)");
     need(p.seq % p.sp == 0, "sp: " + n(p.sp) + "; a divisor of seq (" + n(p.seq) + ") was expected");
     need(p.vocab % p.tp == 0, "tp: " + n(p.tp) + "; a divisor of vocab (" + n(p.vocab) + ") was expected");
     if (p.experts > 0) {
@@ -346,7 +350,8 @@ Status check(const TransformerParams& p) {
                  " overflows 64-bit num_ops");
         const double steps = p.phase == Phase::Decode ? double(p.decode_steps) : 1.0;
         const double per_layer = 60.0 + 4.0 * double(p.experts ? p.experts / p.ep : 0);
-        const double nodes = double(p.microbatches()) * double(p.layers / p.pp) * per_layer * steps;
+        const double nodes =
+            double(p.microbatches()) * double((p.layers + p.pp - 1) / p.pp) * per_layer * steps;
         need(nodes < 5e7,
              "batch / micro-batch / layers: about " + std::to_string(uint64_t(nodes)) +
                  " nodes per rank; at most 4000000 was expected (fewer micro-batches or more pp)");

@@ -42,9 +42,13 @@ struct TransformerParams {
     uint64_t dtype_bytes = 1; // bytes per element; 1 = element counts, as STAGE writes them
     GradSync grad_sync = GradSync::Microbatch;
     // Reproduce STAGE @ 3a7f49c where it departs from the model asked for: `llama` without mixed precision
-    // builds its GPT graph, its GPT graph ignores kv-heads, and fewer KV heads than tp are split
-    // fractionally.
+    // builds its GPT graph, fewer KV heads than tp are split fractionally, and its llama graph keeps
+    // sequence-parallel TP whatever --tpsp says.
     bool stage_compat = false;
+    // Megatron sequence parallelism inside the TP group (STAGE's --tpsp, default on): activations between
+    // TP regions are split over tp, regions entered by all-gather and left by reduce-scatter. Off: plain
+    // TP, activations replicated, regions left by all-reduce.
+    bool tpsp = true;
     uint64_t context = 0;      // inference: KV-cache length before the step (0 = seq)
     uint64_t decode_steps = 1; // inference decode: tokens generated, one step each
 
@@ -54,10 +58,11 @@ struct TransformerParams {
     ModelFamily graph() const {
         return stage_compat && model == ModelFamily::Llama && !mixed_precision ? ModelFamily::Gpt : model;
     }
-    // KV heads of the graph built: STAGE's GPT graph has as many as heads (stage_compat).
-    uint64_t graph_kv_heads() const {
-        return stage_compat && graph() == ModelFamily::Gpt ? heads : kv_head_count();
-    }
+    // KV heads of the graph built: GPT is multi-head attention (kv-heads applies to llama), as STAGE's GPT
+    // graph, which ignores --kvhead.
+    uint64_t graph_kv_heads() const { return graph() == ModelFamily::Gpt ? heads : kv_head_count(); }
+    // Sequence-parallel TP in the graph built: STAGE's llama graph has only tpsp templates (stage_compat).
+    bool graph_tpsp() const { return tpsp || (stage_compat && graph() == ModelFamily::Llama); }
     uint64_t micro_batch_size() const { return micro_batch ? micro_batch : batch; }
     uint64_t microbatches() const { return batch / micro_batch_size(); }
     uint64_t context_len() const { return context ? context : seq; }

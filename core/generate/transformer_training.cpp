@@ -36,7 +36,16 @@ private:
     // [SECTION] Chain helpers
     // Element-wise work between TP regions covers this rank's sequence-parallel shard of a activations.
     uint64_t elem(const std::string& name, uint64_t ops_per_a) {
-        return comp(name, ops_per_a * dims_.a, 2 * dims_.a * dims_.E);
+        return comp(name, ops_per_a * dims_.act, 2 * dims_.act * dims_.E);
+    }
+    // Entering a TP region: with tpsp the sequence shards are all-gathered (comm_size = this rank's a);
+    // plain TP holds the whole activation already.
+    void tp_gather(const std::string& name) {
+        if (p_.graph_tpsp()) blocking(name, CollectiveType::AllGather, dims_.a * dims_.E, GroupKind::Tensor);
+    }
+    // Leaving a TP region (forward) or summing an input gradient (backward) over the T x d partial sums.
+    CollectiveType tp_exit() const {
+        return p_.graph_tpsp() ? CollectiveType::ReduceScatter : CollectiveType::AllReduce;
     }
     std::string tag(uint64_t mb, uint64_t layer) const {
         return "mb" + std::to_string(mb) + ".L" + std::to_string(layer) + ".";
@@ -63,20 +72,20 @@ void TrainingBuilder::layer_forward(uint64_t mb, uint64_t layer, const char* wha
     const std::string n = tag(mb, layer) + what;
     weight_gather(n + "weights");
     elem(n + "attn_norm", 5);
-    blocking(n + "attn_in", CollectiveType::AllGather, D.a * D.E, GroupKind::Tensor);
+    tp_gather(n + "attn_in");
     gemm(n + "qkv", D.T, D.qkv_n, D.d);
     // Context parallelism (STAGE's cp): each rank's queries attend to the whole sequence, so the keys and
     // values of the context group are all-gathered (comm_size = this rank's K or V shard).
     blocking(n + "k_gather", CollectiveType::AllGather, D.T * D.kv_tp * D.E, GroupKind::Context);
     blocking(n + "v_gather", CollectiveType::AllGather, D.T * D.kv_tp * D.E, GroupKind::Context);
-    // The fused attention kernel: STAGE counts q/k/v slicing (3a) and the kernel (3a), not S^2 work.
+    // The fused attention kernel and the q/k/v slices, counted as STAGE does (ModelDims::attn_fwd_ops).
     comp(n + "attention", D.attn_fwd_ops(), 2 * D.a * D.E);
     gemm(n + "out_proj", D.T, D.d, D.d / p_.tp);
-    blocking(n + "attn_out", CollectiveType::ReduceScatter, D.T * D.d * D.E, GroupKind::Tensor);
+    blocking(n + "attn_out", tp_exit(), D.T * D.d * D.E, GroupKind::Tensor);
     elem(n + "attn_residual", 1);
     elem(n + "ffn_norm", 5);
-    blocking(n + "ffn_in", CollectiveType::AllGather, D.a * D.E, GroupKind::Tensor);
-    ffn_forward(n, CollectiveType::ReduceScatter);
+    tp_gather(n + "ffn_in");
+    ffn_forward(n, tp_exit());
     elem(n + "ffn_residual", 1);
 }
 
@@ -105,7 +114,7 @@ void TrainingBuilder::layer_backward(uint64_t mb, uint64_t layer) {
     if (p_.recompute) layer_forward(mb, layer, "recompute.");
     weight_gather(n + "weights");
     std::vector<uint64_t> dw; // this layer's weight-gradient GEMMs
-    blocking(n + "ffn_dout", CollectiveType::AllGather, D.a * D.E, GroupKind::Tensor);
+    tp_gather(n + "ffn_dout");
     if (D.local_experts) {
         const uint64_t routed = D.T * p_.top_k;
         const uint64_t per_expert = std::max<uint64_t>(1, routed / D.local_experts);
@@ -118,7 +127,7 @@ void TrainingBuilder::layer_backward(uint64_t mb, uint64_t layer) {
             dw.push_back(gemm(x + "up_dw", D.d, D.up_n, per_expert));
         }
         blocking(n + "dispatch", CollectiveType::AllToAll, routed * D.d * D.E / p_.tp, GroupKind::Expert);
-        blocking(n + "ffn_in", CollectiveType::AllGather, D.a * D.E, GroupKind::Tensor);
+        tp_gather(n + "ffn_in");
         gemm(n + "router_dx", D.T, D.d, p_.experts);
         dw.push_back(gemm(n + "router_dw", D.d, p_.experts, D.T));
     } else {
@@ -126,14 +135,14 @@ void TrainingBuilder::layer_backward(uint64_t mb, uint64_t layer) {
         dw.push_back(gemm(n + "ffn_down_dw", D.f_tp, D.d, D.T));
         // Llama: the gradients of silu(gate) * up (2 T F/tp), and later the sum of the two input gradients.
         if (D.ffn_gate_bwd_ops()) comp(n + "ffn_gate", D.ffn_gate_bwd_ops(), 4 * D.T * D.f_tp * D.E);
-        blocking(n + "ffn_in", CollectiveType::AllGather, D.a * D.E, GroupKind::Tensor);
+        tp_gather(n + "ffn_in");
         dw.push_back(gemm(n + "ffn_up_dw", D.d, D.up_n, D.T));
         gemm(n + "ffn_up_dx", D.T, D.d, D.up_n);
         if (D.ffn_dx_sum_ops()) comp(n + "ffn_dx_sum", D.ffn_dx_sum_ops(), 3 * D.T * D.d * D.E);
     }
-    blocking(n + "ffn_dx", CollectiveType::ReduceScatter, D.T * D.d * D.E, GroupKind::Tensor);
+    blocking(n + "ffn_dx", tp_exit(), D.T * D.d * D.E, GroupKind::Tensor);
     elem(n + "ffn_norm", 6);
-    blocking(n + "attn_dout", CollectiveType::AllGather, D.a * D.E, GroupKind::Tensor);
+    tp_gather(n + "attn_dout");
     gemm(n + "out_proj_dx", D.T, D.d / p_.tp, D.d);
     dw.push_back(gemm(n + "out_proj_dw", D.d / p_.tp, D.d, D.T));
     comp(n + "attention", D.attn_bwd_ops(), 2 * D.a * D.E); // ModelDims: STAGE's kernel and slice gradients
@@ -142,10 +151,10 @@ void TrainingBuilder::layer_backward(uint64_t mb, uint64_t layer) {
     const uint64_t kv_full = D.T * p_.sp * D.kv_tp * D.E;
     blocking(n + "dk_scatter", CollectiveType::ReduceScatter, kv_full, GroupKind::Context);
     blocking(n + "dv_scatter", CollectiveType::ReduceScatter, kv_full, GroupKind::Context);
-    blocking(n + "attn_in", CollectiveType::AllGather, D.a * D.E, GroupKind::Tensor);
+    tp_gather(n + "attn_in");
     dw.push_back(gemm(n + "qkv_dw", D.d, D.qkv_n, D.T));
     gemm(n + "qkv_dx", D.T, D.d, D.qkv_n);
-    blocking(n + "attn_dx", CollectiveType::ReduceScatter, D.T * D.d * D.E, GroupKind::Tensor);
+    blocking(n + "attn_dx", tp_exit(), D.T * D.d * D.E, GroupKind::Tensor);
     elem(n + "attn_norm", 6);
     // The gradient collectives wait for every weight gradient of the layer, not for the input gradient.
     uint64_t all_dw = dw.back();
@@ -188,18 +197,18 @@ void TrainingBuilder::forward(uint64_t mb) {
         RankCoord prev = c_;
         prev.pp -= 1;
         extra_ =
-            em_.recv(n + "recv_act", D.a * D.E, layout_.rank(prev), p2p_tag(c_.pp - 1, mb, m, false), {});
+            em_.recv(n + "recv_act", D.act * D.E, layout_.rank(prev), p2p_tag(c_.pp - 1, mb, m, false), {});
     } else {
-        gemm(n + "in_emb", D.T, D.d, D.v_tp); // a one-hot matmul, as STAGE models the lookup
+        gemm(n + "in_emb", D.T, D.d, D.v_emb); // a one-hot matmul, as STAGE models the lookup
     }
     for (uint64_t l = first_layer_; l < first_layer_ + layers_per_stage_; ++l)
         layer_forward(mb, l, "");
     if (c_.pp + 1 < p_.pp) {
         RankCoord next = c_;
         next.pp += 1;
-        em_.send(n + "send_act", D.a * D.E, layout_.rank(next), p2p_tag(c_.pp, mb, m, false), {cursor_});
+        em_.send(n + "send_act", D.act * D.E, layout_.rank(next), p2p_tag(c_.pp, mb, m, false), {cursor_});
     } else {
-        gemm(n + "out_emb", D.T, D.v_tp, D.d);
+        gemm(n + "out_emb", D.T, D.v_emb, D.d);
         elem(n + "loss", 5);
     }
 }
@@ -211,28 +220,29 @@ void TrainingBuilder::backward(uint64_t mb) {
     if (c_.pp + 1 < p_.pp) {
         RankCoord next = c_;
         next.pp += 1;
-        extra_ = em_.recv(n + "recv_grad", D.a * D.E, layout_.rank(next), p2p_tag(c_.pp, mb, m, true), {});
+        extra_ = em_.recv(n + "recv_grad", D.act * D.E, layout_.rank(next), p2p_tag(c_.pp, mb, m, true), {});
     } else {
         elem(n + "loss_grad", 5);
-        emb_grads_.push_back(gemm(n + "out_emb_dw", D.d, D.v_tp, D.T));
-        gemm(n + "out_emb_dx", D.T, D.d, D.v_tp);
+        emb_grads_.push_back(gemm(n + "out_emb_dw", D.d, D.v_emb, D.T));
+        gemm(n + "out_emb_dx", D.T, D.d, D.v_emb);
     }
     for (uint64_t l = first_layer_ + layers_per_stage_; l-- > first_layer_;)
         layer_backward(mb, l);
     if (c_.pp > 0) {
         RankCoord prev = c_;
         prev.pp -= 1;
-        em_.send(n + "send_grad", D.a * D.E, layout_.rank(prev), p2p_tag(c_.pp - 1, mb, m, true), {cursor_});
+        em_.send(n + "send_grad", D.act * D.E, layout_.rank(prev), p2p_tag(c_.pp - 1, mb, m, true),
+                 {cursor_});
     } else {
-        emb_grads_.push_back(gemm(n + "in_emb_dw", D.v_tp, D.d, D.T));
-        gemm(n + "in_emb_dx", D.T, D.v_tp, D.d); // STAGE counts it although token ids need no gradient
+        emb_grads_.push_back(gemm(n + "in_emb_dw", D.v_emb, D.d, D.T));
+        gemm(n + "in_emb_dx", D.T, D.v_emb, D.d); // STAGE counts it although token ids need no gradient
     }
 }
 
 // After the last micro-batch: gradients of the embeddings (never sharded) are summed over micro-batches and
 // all-reduced over the data group and, as STAGE does, over the tensor and context groups (at the full
-// vocab x hidden size); every
-// layer's weights are updated (2 ops per weight: accumulate and apply, STAGE's count).
+// vocab x hidden size); every layer's weights are updated (2 ops per weight: accumulate and apply, STAGE's
+// count).
 void TrainingBuilder::optimizer_step() {
     const ModelDims& D = dims_;
     const uint64_t emb = p_.vocab * D.d;
@@ -247,10 +257,11 @@ void TrainingBuilder::optimizer_step() {
             em_.add_dep(acc, emb_grads_[i]);
         uint64_t last = acc;
         // STAGE's order of parallel dimensions: dp, tp, cp.
+        // Without tpsp every TP rank saw all tokens, so the tables need no sum over the tensor group.
         const std::pair<GroupKind, const char*> dims[] = {
             {GroupKind::Data, "grad_dp"}, {GroupKind::Tensor, "grad_tp"}, {GroupKind::Context, "grad_cp"}};
         for (const auto& k : dims)
-            if (has(k.first))
+            if (has(k.first) && (p_.graph_tpsp() || k.first != GroupKind::Tensor))
                 last =
                     em_.coll(n + k.second, CollectiveType::AllReduce, emb * D.E, pg_[int(k.first)], {last});
         em_.comp(n + "update", emb, 2 * emb * D.E, {last});
