@@ -128,8 +128,11 @@ std::string progress_detail(const search::SearchRun& run, double wall) {
     const auto& c = run.counts();
     double rate = wall > 0 ? double(c.evaluations) / wall : 0;
     double left = double(run.budget() - std::min<uint64_t>(run.budget(), c.evaluations));
-    std::string best = run.has_best() ? std::to_string(run.best_step_time_ns() / 1000000.0) : "-";
-    if (run.has_best()) std::snprintf(buf, sizeof buf, "%.4g ms", run.best_step_time_ns() / 1e6), best = buf;
+    std::string best = "-";
+    if (run.has_best()) {
+        std::snprintf(buf, sizeof buf, "%.4g ms", double(run.best_step_time_ns()) / 1e6);
+        best = buf;
+    }
     std::snprintf(buf, sizeof buf, "%llu/%llu evals  best %s  %.1f evals/s  ETA %.0f s",
                   static_cast<unsigned long long>(c.evaluations),
                   static_cast<unsigned long long>(run.budget()), best.c_str(), rate,
