@@ -143,6 +143,18 @@ TEST_CASE("constraint syntax errors name their column", "[search]") {
     CHECK(error("avg(network.bandwidth)") ==
           "column 1: unknown function 'avg' (product, sum, min, max, len are known)");
     CHECK(error("npus 8") == "column 6: unexpected '8' (an operator was expected)");
+    // Pathological input is refused, not a stack overflow: 150 nested parentheses, 300 '!' in a row, and a
+    // 5000-character chain.
+    CHECK(error(std::string(150, '(') + "1" + std::string(150, ')')) ==
+          "column 101: nested deeper than 100 levels");
+    CHECK(error(std::string(300, '!') + "true") == "column 101: too many unary operators in a row");
+    std::string chain = "1";
+    while (chain.size() < 5000)
+        chain += " + 1";
+    CHECK(error(chain) == "longer than 4000 characters; split it into several constraints");
+    // 100 levels are fine: (((...(npus)...))) == 8.
+    auto deep = Expr::compile(std::string(99, '(') + "npus" + std::string(99, ')') + " == 8", doc);
+    REQUIRE(deep.is_ok());
 }
 
 TEST_CASE("the network cost model follows its derivation", "[search]") {
