@@ -394,3 +394,28 @@ TEST_CASE("objectives scale the step time by cost or bandwidth", "[search]") {
         CHECK(line.find("\"network_cost\":11200.0,\"objective\":" + expected + "}") != std::string::npos);
     }
 }
+
+TEST_CASE("base_file: the base scenario read through the front end's reader", "[search]") {
+    // The reader gets the path as written; a missing file is a problem naming base_file.
+    json s = {{"schema", "astrolabe.search/1"},
+              {"base_file", "bases/b.json"},
+              {"knobs", fake_knobs()},
+              {"constraints", kEight}};
+    std::string asked;
+    auto reader = [&](const std::string& p) -> Result<std::string> {
+        asked = p;
+        return base_scenario().dump();
+    };
+    SearchOptions opt;
+    opt.agent = "grid";
+    opt.budget = 1000;
+    auto run = SearchRun::create(s.dump(), "spec.json", reader, opt);
+    REQUIRE(run.is_ok());
+    CHECK(asked == "bases/b.json");
+    FakeEvaluator ev;
+    run_search(run.value(), ev);
+    CHECK(run.value().best_step_time_ns() == 12500); // the same space as the inline base
+    auto missing = SearchRun::create(s.dump(), "spec.json", no_file, opt);
+    REQUIRE_FALSE(missing.is_ok());
+    CHECK(missing.status().message() == "spec.json: base_file: no file bases/b.json");
+}
