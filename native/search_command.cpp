@@ -11,6 +11,7 @@
 #include "host/files.h"
 #include "native/progress.h"
 #include "native/search_evaluator.h"
+#include "native/search_mpi.h"
 
 #include <atomic>
 #include <cmath>
@@ -128,8 +129,11 @@ std::string progress_detail(const search::SearchRun& run, double wall) {
     const auto& c = run.counts();
     double rate = wall > 0 ? double(c.evaluations) / wall : 0;
     double left = double(run.budget() - std::min<uint64_t>(run.budget(), c.evaluations));
-    std::string best = run.has_best() ? std::to_string(run.best_step_time_ns() / 1000000.0) : "-";
-    if (run.has_best()) std::snprintf(buf, sizeof buf, "%.4g ms", run.best_step_time_ns() / 1e6), best = buf;
+    std::string best = "-";
+    if (run.has_best()) {
+        std::snprintf(buf, sizeof buf, "%.4g ms", double(run.best_step_time_ns()) / 1e6);
+        best = buf;
+    }
     std::snprintf(buf, sizeof buf, "%llu/%llu evals  best %s  %.1f evals/s  ETA %.0f s",
                   static_cast<unsigned long long>(c.evaluations),
                   static_cast<unsigned long long>(run.budget()), best.c_str(), rate,
@@ -141,7 +145,13 @@ std::string progress_detail(const search::SearchRun& run, double wall) {
 
 // [SECTION] The command
 
-int search_command(const std::vector<std::string>& argv) {
+namespace {
+
+uint64_t default_jobs() {
+    return std::max(1u, std::thread::hardware_concurrency());
+}
+
+int search_main(const std::vector<std::string>& argv, const MpiSearch& mpi) {
     auto parsed = parse_args(argv, kSearchOptions);
     if (!parsed.is_ok()) return fail(parsed.status().message());
     const Args& a = parsed.value();
@@ -160,7 +170,7 @@ int search_command(const std::vector<std::string>& argv) {
         problems.add("--budget: '" + a.get("budget") + "'; a whole number >= 1 was expected");
     if (a.has("seed") && !parse_count(a.get("seed"), opt.seed, 0))
         problems.add("--seed: '" + a.get("seed") + "'; a whole number was expected");
-    uint64_t jobs = std::max(1u, std::thread::hardware_concurrency());
+    uint64_t jobs = default_jobs();
     if (a.has("jobs") && !parse_count(a.get("jobs"), jobs, 1))
         problems.add("--jobs: '" + a.get("jobs") + "'; a whole number >= 1 was expected");
     if (jobs > 1024) jobs = 1024;
@@ -209,6 +219,7 @@ int search_command(const std::vector<std::string>& argv) {
     std::vector<std::unique_ptr<search::Evaluator>> evaluators;
     for (uint64_t j = 0; j < jobs; ++j)
         evaluators.push_back(std::make_unique<ScenarioEvaluator>(spec_dir));
+    const LocalBatch local = [&](const std::vector<std::string>& b) { return evaluate_all(b, evaluators); };
 
     const bool quiet = a.has("quiet");
     const auto start = std::chrono::steady_clock::now();
@@ -240,7 +251,7 @@ int search_command(const std::vector<std::string>& argv) {
                     continue;
                 }
                 auto batch = run.submitted_batch();
-                if (!batch.empty()) run.complete_batch(evaluate_all(batch, evaluators));
+                if (!batch.empty()) run.complete_batch(mpi_evaluate(mpi, batch, local));
                 Status w = write_lines();
                 if (!w.is_ok()) return fail(w.message());
                 for (const auto& ans : run.take_answers())
@@ -252,7 +263,7 @@ int search_command(const std::vector<std::string>& argv) {
             for (;;) {
                 auto batch = run.next_batch();
                 if (batch.empty()) break;
-                run.complete_batch(evaluate_all(batch, evaluators));
+                run.complete_batch(mpi_evaluate(mpi, batch, local));
                 Status w = write_lines();
                 if (!w.is_ok()) return fail(w.message());
                 if (bar.due())
@@ -297,6 +308,33 @@ int search_command(const std::vector<std::string>& argv) {
         if (!run.stop_reason().empty()) std::fprintf(to, "stopped: %s\n", run.stop_reason().c_str());
     }
     return 0;
+}
+
+} // namespace
+
+int search_command(const std::vector<std::string>& argv) {
+    const MpiSearch mpi = mpi_start();
+    if (mpi.rank != 0) {
+        // Another rank: evaluate shares of rank 0's batches with --jobs threads. The scenarios arrive with
+        // their workload paths resolved; the spec's folder still anchors anything relative left.
+        auto parsed = parse_args(argv, kSearchOptions);
+        uint64_t jobs = default_jobs();
+        fs::path spec_dir;
+        if (parsed.is_ok()) {
+            const Args& a = parsed.value();
+            if (a.has("jobs") && !parse_count(a.get("jobs"), jobs, 1)) jobs = 1;
+            if (!a.positionals.empty()) spec_dir = fs::absolute(fs::path(a.positionals[0])).parent_path();
+        }
+        std::vector<std::unique_ptr<search::Evaluator>> evaluators;
+        for (uint64_t j = 0; j < std::min<uint64_t>(jobs, 1024); ++j)
+            evaluators.push_back(std::make_unique<ScenarioEvaluator>(spec_dir));
+        mpi_serve(mpi, [&](const std::vector<std::string>& b) { return evaluate_all(b, evaluators); });
+        mpi_finish(mpi);
+        return 0;
+    }
+    int rc = search_main(argv, mpi);
+    mpi_finish(mpi);
+    return rc;
 }
 
 } // namespace astrolabe::cli

@@ -159,6 +159,14 @@ private:
 
     // Precedence climbing: every binary operator is left-associative.
     int binary(int min_prec) {
+        // Bounded nesting, so a pathological spec cannot exhaust the stack (each level is a few frames).
+        struct Depth {
+            int& d;
+            explicit Depth(int& x) : d(++x) {}
+            ~Depth() { --d; }
+        } guard(depth_);
+        if (depth_ > kMaxDepth)
+            return fail(peek().column, "nested deeper than " + std::to_string(kMaxDepth) + " levels");
         int lhs = unary();
         if (lhs < 0) return -1;
         while (peek().kind == Token::Kind::Op) {
@@ -182,6 +190,7 @@ private:
 
     int unary() {
         if (is_op("!") || is_op("-")) {
+            if (++unary_run_ > kMaxDepth) return fail(peek().column, "too many unary operators in a row");
             Token op = peek();
             ++pos_;
             int k = unary();
@@ -197,6 +206,7 @@ private:
     }
 
     int primary() {
+        unary_run_ = 0;
         Token t = peek();
         Node n;
         n.column = t.column;
@@ -298,14 +308,20 @@ private:
         }
     }
 
+    static constexpr int kMaxDepth = 100;
     Expr& e_;
     std::vector<Token> t_;
     const json& doc_;
     size_t pos_ = 0;
+    int depth_ = 0;
+    int unary_run_ = 0;
     Status problem_;
 };
 
 Result<Expr> Expr::compile(const std::string& text, const json& doc) {
+    // Long chains (`1 + 1 + ...`) make deep trees, which evaluate recursively: bound the length too.
+    if (text.size() > 4000)
+        return Status::error("longer than 4000 characters; split it into several constraints");
     Expr e;
     e.text_ = text;
     auto toks = tokenize(text);

@@ -5,6 +5,10 @@
 
 namespace astrolabe::search {
 
+namespace {
+constexpr double kPi = 3.14159265358979323846;
+} // namespace
+
 double GaussianProcess::kernel(const std::vector<double>& a, const std::vector<double>& b) const {
     double d2 = 0;
     for (size_t i = 0; i < a.size(); ++i)
@@ -53,7 +57,7 @@ bool GaussianProcess::factor(double l, double& log_likelihood) {
         log_likelihood = 0;
         for (size_t i = 0; i < n; ++i)
             log_likelihood += -0.5 * y_[i] * alpha_[i] - std::log(chol_[i * n + i]);
-        log_likelihood -= 0.5 * double(n) * std::log(2 * M_PI);
+        log_likelihood -= 0.5 * double(n) * std::log(2 * kPi);
         return true;
     }
     return false;
@@ -119,7 +123,7 @@ double expected_improvement(double mean, double sd, double best, double xi) {
     if (sd <= 0) return imp > 0 ? imp : 0;
     double z = imp / sd;
     double cdf = 0.5 * std::erfc(-z / std::sqrt(2.0));
-    double pdf = std::exp(-0.5 * z * z) / std::sqrt(2 * M_PI);
+    double pdf = std::exp(-0.5 * z * z) / std::sqrt(2 * kPi);
     return imp * cdf + sd * pdf;
 }
 

@@ -16,6 +16,8 @@ Result<json> parse_json(std::string_view text, const std::string& source) {
         return json::parse(text.begin(), text.end());
     } catch (const json::parse_error& e) {
         return Status::error(source + ": invalid JSON at byte " + std::to_string(e.byte) + ": " + e.what());
+    } catch (const json::exception& e) { // a number out of range, say
+        return Status::error(source + ": invalid JSON: " + e.what());
     }
 }
 

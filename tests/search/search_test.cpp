@@ -143,6 +143,18 @@ TEST_CASE("constraint syntax errors name their column", "[search]") {
     CHECK(error("avg(network.bandwidth)") ==
           "column 1: unknown function 'avg' (product, sum, min, max, len are known)");
     CHECK(error("npus 8") == "column 6: unexpected '8' (an operator was expected)");
+    // Pathological input is refused, not a stack overflow: 150 nested parentheses, 300 '!' in a row, and a
+    // 5000-character chain.
+    CHECK(error(std::string(150, '(') + "1" + std::string(150, ')')) ==
+          "column 101: nested deeper than 100 levels");
+    CHECK(error(std::string(300, '!') + "true") == "column 101: too many unary operators in a row");
+    std::string chain = "1";
+    while (chain.size() < 5000)
+        chain += " + 1";
+    CHECK(error(chain) == "longer than 4000 characters; split it into several constraints");
+    // 100 levels are fine: (((...(npus)...))) == 8.
+    auto deep = Expr::compile(std::string(99, '(') + "npus" + std::string(99, ')') + " == 8", doc);
+    REQUIRE(deep.is_ok());
 }
 
 TEST_CASE("the network cost model follows its derivation", "[search]") {
@@ -381,4 +393,29 @@ TEST_CASE("objectives scale the step time by cost or bandwidth", "[search]") {
         std::string line = run.value().take_answers().at(0);
         CHECK(line.find("\"network_cost\":11200.0,\"objective\":" + expected + "}") != std::string::npos);
     }
+}
+
+TEST_CASE("base_file: the base scenario read through the front end's reader", "[search]") {
+    // The reader gets the path as written; a missing file is a problem naming base_file.
+    json s = {{"schema", "astrolabe.search/1"},
+              {"base_file", "bases/b.json"},
+              {"knobs", fake_knobs()},
+              {"constraints", kEight}};
+    std::string asked;
+    auto reader = [&](const std::string& p) -> Result<std::string> {
+        asked = p;
+        return base_scenario().dump();
+    };
+    SearchOptions opt;
+    opt.agent = "grid";
+    opt.budget = 1000;
+    auto run = SearchRun::create(s.dump(), "spec.json", reader, opt);
+    REQUIRE(run.is_ok());
+    CHECK(asked == "bases/b.json");
+    FakeEvaluator ev;
+    run_search(run.value(), ev);
+    CHECK(run.value().best_step_time_ns() == 12500); // the same space as the inline base
+    auto missing = SearchRun::create(s.dump(), "spec.json", no_file, opt);
+    REQUIRE_FALSE(missing.is_ok());
+    CHECK(missing.status().message() == "spec.json: base_file: no file bases/b.json");
 }
