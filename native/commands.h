@@ -1,6 +1,7 @@
 // The CLI's subcommands. Each takes the arguments after its name and returns the process exit code:
 // 0 success, 2 bad input (one line per problem on stderr), including inputs whose run cannot complete
-// (the stuck nodes are listed).
+// (the stuck nodes are listed), 3 a partial `run` (stopped by --max-sim-time, --max-wall-time or Ctrl-C;
+// the report is written and marked partial).
 #pragma once
 
 #include <string>

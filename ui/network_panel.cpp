@@ -62,6 +62,12 @@ void draw_topology(const TopologyLayout& layout, const config::NetworkConfig& ne
         else
             dl->AddRectFilled(ImVec2(p.x - dot, p.y - dot), ImVec2(p.x + dot, p.y + dot),
                               IM_COL32(220, 170, 90, 255));
+        // Small networks are labelled in place (NPU ids; s<dim>.<line> for switches), larger ones on hover.
+        if (layout.devices.size() <= 40) {
+            const std::string label =
+                layout.devices[d].is_switch ? "s" + layout.name(d).substr(6) : std::to_string(d);
+            dl->AddText(ImVec2(p.x + dot + 2, p.y - dot - 11), IM_COL32(190, 190, 190, 255), label.c_str());
+        }
         float d2 = (p.x - mouse.x) * (p.x - mouse.x) + (p.y - mouse.y) * (p.y - mouse.y);
         if (d2 < best) best = d2, hovered = static_cast<int>(d);
     }
@@ -142,10 +148,13 @@ void draw_network(App& app, View& view) {
         ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersOuter;
     if (ImGui::BeginTable("links", 6, flags, ImVec2(0, std::max(size, 200.0f)))) {
         ImGui::TableSetupScrollFreeze(0, 1);
-        ImGui::TableSetupColumn("link", ImGuiTableColumnFlags_WidthFixed, 170);
-        ImGui::TableSetupColumn("dim", ImGuiTableColumnFlags_WidthFixed, 30);
-        for (const char* h : {"bytes", "busy", "util %", "peak queue"})
-            ImGui::TableSetupColumn(h, ImGuiTableColumnFlags_WidthStretch, 1.0f);
+        ImGui::TableSetupColumn("link", ImGuiTableColumnFlags_WidthFixed, 150);
+        ImGui::TableSetupColumn("dim", ImGuiTableColumnFlags_WidthFixed, 26);
+        // Weights sized to "4194304", "234.34 us", "68.8" and "12": the busy time must not lose its unit.
+        ImGui::TableSetupColumn("bytes", ImGuiTableColumnFlags_WidthStretch, 1.1f);
+        ImGui::TableSetupColumn("busy", ImGuiTableColumnFlags_WidthStretch, 1.4f);
+        ImGui::TableSetupColumn("util %", ImGuiTableColumnFlags_WidthStretch, 0.8f);
+        ImGui::TableSetupColumn("peak queue", ImGuiTableColumnFlags_WidthStretch, 0.8f);
         ImGui::TableHeadersRow();
         ImGuiListClipper clip;
         clip.Begin(static_cast<int>(order.size()));

@@ -41,6 +41,8 @@ struct Index {
     // Collectives: (npu, group index) -> records in issue order; and each record's ordinal in that list.
     std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> collectives;
     std::vector<uint32_t> ordinal;
+    // (group index, ordinal) -> the member's record that started last: who a collective waited for.
+    std::map<std::pair<uint32_t, uint32_t>, uint32_t> latest_member;
     // Point to point: (sender, receiver, tag) -> sends / receives in issue order.
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::vector<uint32_t>> sends, recvs;
 
@@ -93,8 +95,13 @@ struct Index {
                 std::sort(kv.second.begin(), kv.second.end(), earlier);
         for (auto& kv : collectives) {
             std::sort(kv.second.begin(), kv.second.end(), earlier);
-            for (uint32_t k = 0; k < kv.second.size(); ++k)
-                ordinal[kv.second[k]] = k;
+            for (uint32_t k = 0; k < kv.second.size(); ++k) {
+                const uint32_t rec = kv.second[k];
+                ordinal[rec] = k;
+                // Ties: the lowest NPU (the maps iterate NPUs in order), so the choice is deterministic.
+                auto [it, fresh] = latest_member.try_emplace({kv.first.second, k}, rec);
+                if (!fresh && recs[rec].start_ns > recs[it->second].start_ns) it->second = rec;
+            }
         }
     }
 
@@ -104,17 +111,9 @@ struct Index {
 // [SECTION] one step back
 // The record of the same collective on the member that started it last, when that is later than `rec`.
 uint32_t last_member(const Index& ix, uint32_t rec) {
-    const TimelineRecord& t = ix.recs[rec];
-    const uint32_t group = ix.node_of(rec).peer, k = ix.ordinal[rec];
-    uint32_t best = kNone;
-    TimeNs best_start = t.start_ns;
-    for (uint32_t p = 0; p < ix.graphs.size(); ++p) {
-        auto it = ix.collectives.find({p, group});
-        if (p == t.npu || it == ix.collectives.end() || k >= it->second.size()) continue;
-        const uint32_t r = it->second[k];
-        if (ix.recs[r].start_ns > best_start) best = r, best_start = ix.recs[r].start_ns;
-    }
-    return best;
+    auto it = ix.latest_member.find({ix.node_of(rec).peer, ix.ordinal[rec]});
+    if (it == ix.latest_member.end() || ix.recs[it->second].start_ns <= ix.recs[rec].start_ns) return kNone;
+    return it->second;
 }
 
 // The send a receive matched, when it started after the receive was posted.
