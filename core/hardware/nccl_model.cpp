@@ -17,8 +17,10 @@ using config::NcclProto;
 namespace {
 
 // [SECTION] physical figures
-// Every figure below is what a piece of hardware or a protocol sustains, not a per-table fit. Where a
-// figure comes from a measurement, the comment names which; docs/validation.md lists them all.
+// Every figure below is what a piece of hardware or a protocol sustains: one number per GPU generation,
+// fabric or protocol, shared by every system that has it. Where a figure was calibrated on a measured
+// table, the comment names which (docs/hardware.md lists them all; the A100 and EFA figures rest on a
+// single table each and are the least certain).
 
 // Device-side fixed cost of one NCCL kernel: start-up, the final flag synchronisation between ranks and
 // completion (NCCL's "base latency", 6.6-14 us in its tuning model). Calibrated on the tiny sizes of the
@@ -39,8 +41,9 @@ double nvlink_step_us(GpuModel g, NcclProto p) {
 }
 
 // One step across the network: a proxy thread posts the transfer, the NIC moves it, the peer's proxy
-// sees completion. A property of the fabric (RDMA NICs vs. AWS EFA's SRD through libfabric vs. TCP);
-// per protocol the same ratios as the NVLink figures' LL/Simple spread. `unknown` is taken as InfiniBand.
+// sees completion. A property of the fabric (RDMA NICs vs. AWS EFA's SRD through libfabric vs. TCP); on
+// RDMA fabrics an LL step takes half a Simple step and an LL128 step three quarters. `unknown` is taken
+// as InfiniBand.
 double net_step_us(Fabric f, NcclProto p) {
     double simple = 14.0; // InfiniBand / unknown: NCCL's own figure for a network Simple step
     switch (f) {
@@ -107,10 +110,6 @@ constexpr double kNvlsTreeIntraFraction = 0.94;
 // launches one; a single `-g 8` process launches eight in a row, so its loop cannot go faster than
 // 8 launches (the ~35 us floor of the single-process tables).
 constexpr double kLaunchUs = 4.4;
-
-constexpr int proto_index(NcclProto p) {
-    return p == NcclProto::LL ? 0 : p == NcclProto::LL128 ? 1 : 2;
-}
 
 uint32_t ceil_log2(uint32_t n) {
     uint32_t l = 0;
