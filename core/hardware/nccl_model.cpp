@@ -86,12 +86,13 @@ double fabric_efficiency(Fabric f) {
     return 0.9;
 }
 
-// Protocol efficiency on bandwidth: LL sends 8 data bytes per 16-byte line and polls each; it reaches a
-// third of the link. LL128 carries 120 data bytes per 128-byte line (15/16) on H100; on A100 its warps
-// cannot keep NVLink3 as busy (the A100 table's 2-32 MiB rows reach ~0.78 of the Simple bandwidth).
-// Simple moves raw data.
+// Protocol efficiency on bandwidth: LL sends 8 data bytes per 16-byte line and polls each, so its rate is
+// that of the SMs' 8-byte stores and flag polls, not the link's: a third of the link on H100, a fifth on
+// A100 (both A100 tables, NVLink-only and EFA, agree on it). LL128 carries 120 data bytes per 128-byte line
+// (15/16) on H100; on A100 its warps cannot keep NVLink3 as busy (the A100 table's 2-32 MiB rows reach ~0.78
+// of the Simple bandwidth). Simple moves raw data.
 double proto_efficiency(GpuModel g, NcclProto p) {
-    if (p == NcclProto::LL) return 0.33;
+    if (p == NcclProto::LL) return g == GpuModel::H100Sxm ? 0.33 : 0.2;
     if (p == NcclProto::LL128) return g == GpuModel::H100Sxm ? 120.0 / 128.0 : 0.78;
     return 1.0;
 }
