@@ -116,10 +116,13 @@ Status load_configs(const Args& a, config::Scenario& cfg) {
         auto text = read_file(a.get("hardware"), "hardware description");
         auto hw = text.is_ok() ? config::parse_hardware_json(text.value(), a.get("hardware"))
                                : Result<config::HardwareConfig>(text.status());
-        if (!hw.is_ok()) return hw.status();
-        hardware::MappedSystem m = hardware::map_system(hw.value());
-        cfg.network = std::move(m.network);
-        cfg.system = std::move(m.system);
+        if (!hw.is_ok()) {
+            problems.merge(hw.status());
+        } else {
+            hardware::MappedSystem m = hardware::map_system(hw.value());
+            cfg.network = std::move(m.network);
+            cfg.system = std::move(m.system);
+        }
     } else {
         load("network", true, cfg.network, config::parse_network_yaml);
         load("system", true, cfg.system, config::parse_system_json);

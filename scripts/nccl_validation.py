@@ -136,7 +136,7 @@ def svg(results):
     width, height = cols * pw, rows_n * ph + 40
     s = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="10">' % (width, height),
          '<rect width="100%" height="100%" fill="white"/>',
-         '<text x="10" y="18" font-size="13">busbw (GB/s) against size: measured (dots), Astrolabe NCCL-like model '
+         '<text x="10" y="18" font-size="11">busbw (GB/s) against size: measured (dots), Astrolabe NCCL-like model '
          '(blue line), ASTRA-sim HGX-H100-validated (grey dashes, clipped at the top); x: size, log scale</text>']
     for i, r in enumerate(results):
         x0, y0 = (i % cols) * pw + pad, (i // cols) * ph + 40
@@ -160,7 +160,7 @@ def svg(results):
             s.append('<polyline fill="none" stroke-width="1.5" %s points="%s"/>' % (style, pts))
         for x in r["rows"]:
             s.append('<circle cx="%.1f" cy="%.1f" r="2.2" fill="#d62728"/>' % (fx(x["size"]), fy(x["meas_busbw"])))
-        s.append('<text x="%d" y="%d" fill="#1f77b4">ours %s / %s</text>' % (x0 + 4, y0 + 12, pct(r["ours_big"]), pct(r["ours_small"])))
+        s.append('<text x="%d" y="%d" fill="#1f77b4">error %s (&gt;= 1 MiB), %s (&lt; 1 MiB)</text>' % (x0 + 4, y0 + 12, pct(r["ours_big"]), pct(r["ours_small"])))
     s.append("</svg>")
     return "\n".join(s) + "\n"
 
@@ -182,8 +182,8 @@ def main():
         head = ""
         if os.path.exists(a.markdown):
             text = open(a.markdown).read()
-            if marker in text:
-                head = text[: text.index(marker)]
+            # No marker yet: the whole file is the hand-written part.
+            head = text[: text.index(marker)] if marker in text else text.rstrip("\n") + "\n\n"
         open(a.markdown, "w").write(head + marker + "\n\n" + markdown(results))
     if a.svg:
         open(a.svg, "w").write(svg(results))

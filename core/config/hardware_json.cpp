@@ -164,10 +164,10 @@ Result<HardwareConfig> parse_hardware_json(std::string_view text, const std::str
     bool h100 = hw.gpu == GpuModel::H100Sxm;
     // GPU-dependent defaults: HGX H100 has third-generation NVSwitches with SHARP and NDR NICs; HGX A100
     // has no NVLink SHARP and came with HDR (200 Gb/s) NICs.
-    hw.nvls = h100;
     hw.nic_gbps = h100 ? 400 : 200;
     f.read_uint32("nodes", hw.nodes, 1, 65536);
     f.read_uint32("gpus_per_node", hw.gpus_per_node, 1, 8);
+    hw.nvls = h100 && hw.gpus_per_node >= 2; // a lone GPU has no NVSwitch to reduce in
     hw.nics_per_node = hw.gpus_per_node;
     read_bool(f, "nvls", hw.nvls);
     f.read_uint32("nics_per_node", hw.nics_per_node, 1, 64);

@@ -29,7 +29,7 @@ struct HardwareConfig {
     GpuModel gpu = GpuModel::H100Sxm;
     uint32_t nodes = 1;
     uint32_t gpus_per_node = 8;
-    bool nvls = true;           // NVLink SHARP usable; default: true for H100-SXM, false for A100
+    bool nvls = true;           // NVLink SHARP usable; default: true for H100-SXM with 2+ GPUs per node
     uint32_t nics_per_node = 8; // default: gpus_per_node
     double nic_gbps = 400;      // per NIC; default 400 (NDR InfiniBand); A100 default 200 (HDR)
     Fabric fabric = Fabric::Unknown;

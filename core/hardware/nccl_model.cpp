@@ -17,8 +17,10 @@ using config::NcclProto;
 namespace {
 
 // [SECTION] physical figures
-// Every figure below is what a piece of hardware or a protocol sustains, not a per-table fit. Where a
-// figure comes from a measurement, the comment names which; docs/validation.md lists them all.
+// Every figure below is what a piece of hardware or a protocol sustains: one number per GPU generation,
+// fabric or protocol, shared by every system that has it. Where a figure was calibrated on a measured
+// table, the comment names which (docs/hardware.md lists them all; the A100 and EFA figures rest on a
+// single table each and are the least certain).
 
 // Device-side fixed cost of one NCCL kernel: start-up, the final flag synchronisation between ranks and
 // completion (NCCL's "base latency", 6.6-14 us in its tuning model). Calibrated on the tiny sizes of the
@@ -39,8 +41,9 @@ double nvlink_step_us(GpuModel g, NcclProto p) {
 }
 
 // One step across the network: a proxy thread posts the transfer, the NIC moves it, the peer's proxy
-// sees completion. A property of the fabric (RDMA NICs vs. AWS EFA's SRD through libfabric vs. TCP);
-// per protocol the same ratios as the NVLink figures' LL/Simple spread. `unknown` is taken as InfiniBand.
+// sees completion. A property of the fabric (RDMA NICs vs. AWS EFA's SRD through libfabric vs. TCP); on
+// RDMA fabrics an LL step takes half a Simple step and an LL128 step three quarters. `unknown` is taken
+// as InfiniBand.
 double net_step_us(Fabric f, NcclProto p) {
     double simple = 14.0; // InfiniBand / unknown: NCCL's own figure for a network Simple step
     switch (f) {
@@ -83,12 +86,13 @@ double fabric_efficiency(Fabric f) {
     return 0.9;
 }
 
-// Protocol efficiency on bandwidth: LL sends 8 data bytes per 16-byte line and polls each; it reaches a
-// third of the link. LL128 carries 120 data bytes per 128-byte line (15/16) on H100; on A100 its warps
-// cannot keep NVLink3 as busy (the A100 table's 2-32 MiB rows reach ~0.78 of the Simple bandwidth).
-// Simple moves raw data.
+// Protocol efficiency on bandwidth: LL sends 8 data bytes per 16-byte line and polls each, so its rate is
+// that of the SMs' 8-byte stores and flag polls, not the link's: a third of the link on H100, a fifth on
+// A100 (both A100 tables, NVLink-only and EFA, agree on it). LL128 carries 120 data bytes per 128-byte line
+// (15/16) on H100; on A100 its warps cannot keep NVLink3 as busy (the A100 table's 2-32 MiB rows reach ~0.78
+// of the Simple bandwidth). Simple moves raw data.
 double proto_efficiency(GpuModel g, NcclProto p) {
-    if (p == NcclProto::LL) return 0.33;
+    if (p == NcclProto::LL) return g == GpuModel::H100Sxm ? 0.33 : 0.2;
     if (p == NcclProto::LL128) return g == GpuModel::H100Sxm ? 120.0 / 128.0 : 0.78;
     return 1.0;
 }
@@ -107,10 +111,6 @@ constexpr double kNvlsTreeIntraFraction = 0.94;
 // launches one; a single `-g 8` process launches eight in a row, so its loop cannot go faster than
 // 8 launches (the ~35 us floor of the single-process tables).
 constexpr double kLaunchUs = 4.4;
-
-constexpr int proto_index(NcclProto p) {
-    return p == NcclProto::LL ? 0 : p == NcclProto::LL128 ? 1 : 2;
-}
 
 uint32_t ceil_log2(uint32_t n) {
     uint32_t l = 0;
