@@ -3,7 +3,6 @@
 #include "core/base/assert.h"
 
 #include <algorithm>
-#include <limits>
 
 namespace astrolabe {
 
@@ -131,50 +130,27 @@ void FlowNetwork::solve_from(const std::vector<uint32_t>& seed_links) {
         }
     }
     const TimeNs now = engine_.now();
+    problem_.clear();
+    // A true share is at least the smallest capacity over the most flows on a link; a share of ~0 can only
+    // be rounding. Keep it positive so every flow drains.
+    problem_.min_share = 1e-9;
+    for (uint32_t l : comp_links_)
+        state_[l].local = problem_.add_link(state_[l].capacity);
     for (uint32_t f : comp_flows_) {
         Flow& fl = flows_[f];
         fl.remaining -= fl.rate * static_cast<double>(now - fl.updated);
         fl.updated = now;
-        fl.fixed = false;
+        problem_.begin_flow();
+        for (uint32_t l : fl.route)
+            problem_.add_hop(state_[l].local);
     }
-    for (uint32_t l : comp_links_) {
-        state_[l].left = state_[l].capacity;
-        state_[l].unfixed = static_cast<uint32_t>(state_[l].flows.size());
-    }
-    // Progressive filling. Links whose share ties the minimum (to a relative 1e-12) are fixed in the same
-    // round, so symmetric traffic takes one round, not one per link.
-    old_rate_.clear();
-    for (uint32_t f : comp_flows_)
-        old_rate_.push_back(flows_[f].rate);
-    while (true) {
-        double best = std::numeric_limits<double>::infinity();
-        for (uint32_t l : comp_links_)
-            if (state_[l].unfixed > 0)
-                best = std::min(best, std::max(0.0, state_[l].left) / state_[l].unfixed);
-        if (best == std::numeric_limits<double>::infinity()) break;
-        // A true share is at least the smallest capacity over the most flows on a link; a share of ~0 can
-        // only be rounding in `left`. Keep it positive so every flow drains.
-        best = std::max(best, 1e-9);
-        double limit = best * (1 + 1e-12);
-        for (uint32_t l : comp_links_) {
-            Link& link = state_[l];
-            if (link.unfixed == 0 || std::max(0.0, link.left) / link.unfixed > limit) continue;
-            for (const LinkEntry& e : link.flows) {
-                Flow& fl = flows_[e.flow];
-                if (fl.fixed) continue;
-                fl.fixed = true;
-                fl.rate = best;
-                for (uint32_t m : fl.route) {
-                    state_[m].left -= best;
-                    --state_[m].unfixed;
-                }
-            }
-        }
-    }
+    const std::vector<double>& rate = solver_.solve(problem_);
     for (size_t i = 0; i < comp_flows_.size(); ++i) {
-        uint32_t f = comp_flows_[i];
+        Flow& fl = flows_[comp_flows_[i]];
         // An unchanged rate keeps its pending drain (a new flow's old rate is 0, so it always schedules).
-        if (flows_[f].rate != old_rate_[i]) schedule_drain(f);
+        if (rate[i] == fl.rate) continue;
+        fl.rate = rate[i];
+        schedule_drain(comp_flows_[i]);
     }
 }
 

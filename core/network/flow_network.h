@@ -2,12 +2,9 @@
 // concurrent traffic can never beat a link's capacity), cut-through with a latency per hop.
 //
 // Maths. Links l have capacities c_l (bytes/ns = GB/s * 2^30 / 1e9 of their dimension). Each active flow f
-// uses the links of its route R_f (link_topology.h, dimension-ordered) and gets a rate r_f such that
-//     sum over f with l in R_f of r_f <= c_l                    for every link l        (feasible)
-// and no r_f can grow without shrinking some r_g <= r_f (max-min fair). Progressive filling finds it:
-// repeatedly take the link with the smallest fair share s_l = (c_l - fixed rates on l) / (unfixed flows on
-// l), fix all unfixed flows on it at s_l, subtract, until every flow is fixed. Rates only change when a flow
-// starts or drains, and only inside the connected component (flows linked through shared links) of that
+// uses the links of its route R_f (link_topology.h, dimension-ordered) and gets its max-min fair rate r_f
+// (maxmin.h: the pure solver, progressive filling, with its own worked examples). Rates only change when a
+// flow starts or drains, and only inside the connected component (flows linked through shared links) of that
 // flow, so a change re-solves that component, not the network; all changes of one ns share one re-solve.
 // Between changes a flow's remaining bytes fall linearly: remaining -= r_f * dt. A flow of B bytes sent at t0
 // over hops h with latencies lat_h drains at the exact time T when remaining reaches 0 and is delivered
@@ -21,6 +18,7 @@
 #include "core/base/slab.h"
 #include "core/engine/engine.h"
 #include "core/network/link_topology.h"
+#include "core/network/maxmin.h"
 #include "core/network/network_model.h"
 
 #include <vector>
@@ -53,7 +51,6 @@ private:
         uint32_t version = 0;        // bumps whenever the pending drain event goes stale
         uint32_t mark = 0;           // component search epoch
         bool active = false;
-        bool fixed = false; // progressive filling: rate decided
         Callback on_delivered;
     };
     struct LinkEntry {
@@ -63,9 +60,8 @@ private:
     struct Link {
         std::vector<LinkEntry> flows; // active flows crossing the link (unordered)
         double capacity = 0;          // bytes/ns
-        double left = 0;              // progressive filling: capacity not yet given out
-        uint32_t unfixed = 0;         // progressive filling: flows without a rate
         uint32_t mark = 0;            // component search epoch
+        uint32_t local = 0;           // index in the component being solved
         TimeNs busy_since = 0;
     };
 
@@ -87,7 +83,8 @@ private:
     std::vector<uint32_t> comp_links_, comp_flows_;
     std::vector<uint32_t> seed_, solve_seed_; // links touched since the last re-solve
     bool solve_pending_ = false;
-    std::vector<double> old_rate_;
+    MaxMinProblem problem_; // the component, re-solved
+    MaxMinSolver solver_;
 };
 
 } // namespace astrolabe
