@@ -7,7 +7,7 @@
 // [SECTION] text and JSON output
 // [SECTION] the command
 #include "core/base/json_writer.h"
-#include "core/config/trace_json.h"
+#include "core/trace/trace_json.h"
 #include "core/trace/trace_reader.h"
 #include "host/files.h"
 #include "native/args.h"
@@ -548,7 +548,7 @@ int inspect_command(const std::vector<std::string>& argv) {
             if (st.is_ok() && name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0) {
                 // One trace in Chakra's JSON form (as `convert` writes it): validate, then inspect its wire
                 // form.
-                auto t = config::trace_from_json(bytes, name);
+                auto t = trace::trace_from_json(bytes, name);
                 if (t.is_ok())
                     bytes = trace::encode_trace(t.value());
                 else
