@@ -13,28 +13,24 @@ uint64_t pack(uint32_t f, uint32_t version) {
 }
 } // namespace
 
-FlowNetwork::FlowNetwork(const NetworkTopology& topo, Engine& engine) : links_(topo), engine_(engine) {
-    for (size_t d = 0; d < topo.dims(); ++d) {
-        bytes_per_ns_.push_back(topo.bytes_per_ns(d));
-        latency_ns_.push_back(topo.dim(d).latency_ns);
-    }
+FlowNetwork::FlowNetwork(const NetworkTopology& topo, Engine& engine) : fabric_(topo), engine_(engine) {
     grow_links();
 }
 
 void FlowNetwork::grow_links() {
     size_t old = state_.size();
-    state_.resize(links_.links());
-    counters_.resize(links_.links());
+    fabric_.grow();
+    state_.resize(fabric_.links.links());
     for (size_t l = old; l < state_.size(); ++l)
-        state_[l].capacity = bytes_per_ns_[links_.link(static_cast<uint32_t>(l)).dim];
+        state_[l].capacity = fabric_.bytes_per_ns_of(static_cast<uint32_t>(l));
 }
 
 std::vector<LinkStats> FlowNetwork::link_stats() const {
     // Links still carrying flows (a run cut short) count their open busy period up to now.
-    std::vector<LinkCounters> c = counters_;
+    std::vector<LinkCounters> c = fabric_.counters;
     for (size_t l = 0; l < state_.size(); ++l)
         if (!state_[l].flows.empty()) c[l].busy_ns += engine_.now() - state_[l].busy_since;
-    return links_.stats(c);
+    return fabric_.links.stats(c);
 }
 
 void FlowNetwork::send(uint32_t src, uint32_t dst, uint64_t bytes, const Callback& on_delivered) {
@@ -45,11 +41,11 @@ void FlowNetwork::send(uint32_t src, uint32_t dst, uint64_t bytes, const Callbac
     }
     uint32_t f = flows_.acquire();
     Flow& fl = flows_[f];
-    links_.route(src, dst, fl.route);
-    if (links_.links() > state_.size()) grow_links();
+    fabric_.links.route(src, dst, fl.route);
+    if (fabric_.links.links() > state_.size()) grow_links();
     fl.latency_ns = 0;
     for (uint32_t l : fl.route)
-        fl.latency_ns += latency_ns_[links_.link(l).dim];
+        fl.latency_ns += fabric_.latency_ns_of(l);
     fl.remaining = static_cast<double>(bytes);
     fl.rate = 0;
     fl.updated = engine_.now();
@@ -57,7 +53,7 @@ void FlowNetwork::send(uint32_t src, uint32_t dst, uint64_t bytes, const Callbac
     fl.active = true;
     fl.version++;
     for (uint32_t l : fl.route)
-        counters_[l].bytes += bytes;
+        fabric_.counters[l].bytes += bytes;
     if (bytes == 0) {
         // Nothing to share: only the latency.
         fl.active = false;
@@ -87,7 +83,8 @@ void FlowNetwork::attach(uint32_t f) {
         if (link.flows.empty()) link.busy_since = engine_.now();
         fl.slot[h] = static_cast<uint32_t>(link.flows.size());
         link.flows.push_back({f, h});
-        counters_[l].peak_queue = std::max<uint64_t>(counters_[l].peak_queue, link.flows.size());
+        fabric_.counters[l].peak_queue =
+            std::max<uint64_t>(fabric_.counters[l].peak_queue, link.flows.size());
     }
 }
 
@@ -101,7 +98,7 @@ void FlowNetwork::detach(uint32_t f) {
         link.flows[i] = link.flows.back();
         link.flows.pop_back();
         if (i < link.flows.size()) flows_[link.flows[i].flow].slot[link.flows[i].hop] = i;
-        if (link.flows.empty()) counters_[fl.route[h]].busy_ns += engine_.now() - link.busy_since;
+        if (link.flows.empty()) fabric_.counters[fl.route[h]].busy_ns += engine_.now() - link.busy_since;
     }
 }
 

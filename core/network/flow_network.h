@@ -17,7 +17,7 @@
 
 #include "core/base/slab.h"
 #include "core/engine/engine.h"
-#include "core/network/link_topology.h"
+#include "core/network/link_fabric.h"
 #include "core/network/maxmin.h"
 #include "core/network/network_model.h"
 
@@ -72,12 +72,10 @@ private:
     void solve_from(const std::vector<uint32_t>& seed_links);
     void schedule_drain(uint32_t f);
 
-    LinkTopology links_;
+    LinkFabric fabric_;
     Engine& engine_;
-    std::vector<double> bytes_per_ns_, latency_ns_; // per dimension
-    std::vector<Link> state_;
-    std::vector<LinkCounters> counters_;
-    Slab<Flow> flows_; // a reused flow keeps its version (stale drains stay stale) and its buffers
+    std::vector<Link> state_; // per link
+    Slab<Flow> flows_;        // a reused flow keeps its version (stale drains stay stale) and its buffers
     uint32_t epoch_ = 0;
     // Scratch buffers of the component search, reused across events.
     std::vector<uint32_t> comp_links_, comp_flows_;
