@@ -31,6 +31,17 @@ void check_max_min_fair(const MaxMinProblem& p, const std::vector<double>& rate)
     }
 }
 
+// Solves `p` and compares with the hand-computed rates (to a relative 1e-12), then checks fairness itself.
+void expect_rates(const MaxMinProblem& p, const std::vector<double>& expected) {
+    auto r = maxmin_rates(p);
+    REQUIRE(r.size() == expected.size());
+    for (size_t f = 0; f < r.size(); ++f) {
+        INFO("flow " << f);
+        CHECK(r[f] == Approx(expected[f]).epsilon(1e-12));
+    }
+    check_max_min_fair(p, r);
+}
+
 } // namespace
 
 TEST_CASE("max-min: hand-computed fair shares", "[network][maxmin]") {
@@ -39,10 +50,7 @@ TEST_CASE("max-min: hand-computed fair shares", "[network][maxmin]") {
         uint32_t l = p.add_link(100);
         p.add_flow({l});
         p.add_flow({l});
-        auto r = maxmin_rates(p);
-        CHECK(r[0] == 50);
-        CHECK(r[1] == 50);
-        check_max_min_fair(p, r);
+        expect_rates(p, {50, 50});
     }
     SECTION("two links in series: the long flow is held by the narrow link, the short one takes the rest") {
         // L0 = 4 carries A; L1 = 10 carries A and B. Shares: L0 4/1 = 4, L1 10/2 = 5. Round 1 fixes A = 4
@@ -50,10 +58,7 @@ TEST_CASE("max-min: hand-computed fair shares", "[network][maxmin]") {
         uint32_t l0 = p.add_link(4), l1 = p.add_link(10);
         p.add_flow({l0, l1});
         p.add_flow({l1});
-        auto r = maxmin_rates(p);
-        CHECK(r[0] == 4);
-        CHECK(r[1] == 6);
-        check_max_min_fair(p, r);
+        expect_rates(p, {4, 6});
     }
     SECTION("parking lot with capacities 1, 2, 3: one long flow, one short flow per link") {
         // Long flow over L0, L1, L2; short flow s_i on L_i. Shares 1/2, 2/2, 3/2: round 1 fixes the long
@@ -64,12 +69,7 @@ TEST_CASE("max-min: hand-computed fair shares", "[network][maxmin]") {
         p.add_flow({l0});
         p.add_flow({l1});
         p.add_flow({l2});
-        auto r = maxmin_rates(p);
-        CHECK(r[0] == 0.5);
-        CHECK(r[1] == 0.5);
-        CHECK(r[2] == 1.5);
-        CHECK(r[3] == 2.5);
-        check_max_min_fair(p, r);
+        expect_rates(p, {0.5, 0.5, 1.5, 2.5});
     }
     SECTION("three bottleneck levels; a link left unsaturated") {
         // L0 = 1 {f0, f1}, L1 = 5 {f1, f2}, L2 = 10 {f2, f3, f4}. Shares 0.5, 2.5, 3.33: round 1 fixes f0 =
@@ -81,13 +81,7 @@ TEST_CASE("max-min: hand-computed fair shares", "[network][maxmin]") {
         p.add_flow({l1, l2});
         p.add_flow({l2});
         p.add_flow({l2});
-        auto r = maxmin_rates(p);
-        CHECK(r[0] == 0.5);
-        CHECK(r[1] == 0.5);
-        CHECK(r[2] == Approx(10.0 / 3));
-        CHECK(r[3] == Approx(10.0 / 3));
-        CHECK(r[4] == Approx(10.0 / 3));
-        check_max_min_fair(p, r);
+        expect_rates(p, {0.5, 0.5, 10.0 / 3, 10.0 / 3, 10.0 / 3});
     }
     SECTION("a ring of 4 links of 6, each flow crossing two neighbours: one round, 3 each") {
         // Flow i crosses L_i and L_(i+1) mod 4: every link carries 2 flows, every share is 3, all links
@@ -96,10 +90,7 @@ TEST_CASE("max-min: hand-computed fair shares", "[network][maxmin]") {
             p.add_link(6);
         for (uint32_t i = 0; i < 4; ++i)
             p.add_flow({i, (i + 1) % 4});
-        auto r = maxmin_rates(p);
-        for (double x : r)
-            CHECK(x == 3);
-        check_max_min_fair(p, r);
+        expect_rates(p, {3, 3, 3, 3});
     }
     SECTION("a flow crossing one link twice counts twice there; a flow with no links is unconstrained") {
         // L0 = 9 carries f0 twice and f1 once: 3 crossings, share 3; f0 = f1 = 3 (f0 uses 6 of L0).
