@@ -1,6 +1,6 @@
 // `astrolabe convert IN OUT`: one Chakra trace file between the wire format (.et, gzip accepted) and the
-// JSON form Chakra users know (protobuf json_format layout, core/config/trace_json.h).
-#include "core/config/trace_json.h"
+// JSON form Chakra users know (protobuf json_format layout, core/trace/trace_json.h).
+#include "core/trace/trace_json.h"
 #include "core/trace/trace_reader.h"
 #include "host/files.h"
 #include "native/args.h"
@@ -65,7 +65,7 @@ int convert_command(const std::vector<std::string>& argv) {
 
     trace::Trace t;
     if (ends_with(in, ".json")) {
-        auto r = config::trace_from_json(bytes.value(), in);
+        auto r = trace::trace_from_json(bytes.value(), in);
         if (!r.is_ok()) return fail(r.status().message());
         t = std::move(r.value());
     } else {
@@ -77,7 +77,7 @@ int convert_command(const std::vector<std::string>& argv) {
     }
     bytes.value().clear();
 
-    std::string text = out_json ? config::trace_to_json(t) : trace::encode_trace(t);
+    std::string text = out_json ? trace::trace_to_json(t) : trace::encode_trace(t);
     if (to_stdout) {
         std::fwrite(text.data(), 1, text.size(), stdout);
         return std::fflush(stdout) == 0 ? 0 : fail("convert: writing to stdout failed");

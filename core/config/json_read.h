@@ -1,6 +1,7 @@
 // Internal to core/config: reading typed fields out of nlohmann::json with every problem collected.
 //
-// Not included outside core/config (the module boundary keeps nlohmann_json out of everything else).
+// Included only by core/config and by core/trace/trace_json.cpp (Chakra's JSON form maps the parsed tree onto
+// a trace): the module boundary keeps nlohmann_json out of everything else (checked by tests/layers).
 #pragma once
 
 #include "core/base/status.h"

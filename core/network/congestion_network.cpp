@@ -5,18 +5,14 @@
 namespace astrolabe {
 
 CongestionNetwork::CongestionNetwork(const NetworkTopology& topo, Engine& engine)
-    : links_(topo), engine_(engine) {
-    for (size_t d = 0; d < topo.dims(); ++d) {
-        bytes_per_ns_.push_back(topo.bytes_per_ns(d));
-        latency_ns_.push_back(topo.dim(d).latency_ns);
-    }
+    : fabric_(topo), engine_(engine) {
     grow_links();
 }
 
 void CongestionNetwork::grow_links() {
     // FullyConnected links appear on first use; their state follows.
-    state_.resize(links_.links());
-    counters_.resize(links_.links());
+    fabric_.grow();
+    state_.resize(fabric_.links.links());
 }
 
 void CongestionNetwork::send(uint32_t src, uint32_t dst, uint64_t bytes, const Callback& on_delivered) {
@@ -39,7 +35,7 @@ void CongestionNetwork::send(uint32_t src, uint32_t dst, uint64_t bytes, const C
 void CongestionNetwork::forward(uint32_t c) {
     Chunk& ch = chunks_[c];
     RoutePosition after;
-    uint32_t l = links_.next_hop(ch.pos, ch.dst, after);
+    uint32_t l = fabric_.links.next_hop(ch.pos, ch.dst, after);
     if (l >= state_.size()) grow_links();
     ch.pos = after;
     Link& link = state_[l];
@@ -54,7 +50,7 @@ void CongestionNetwork::forward(uint32_t c) {
         chunks_[link.tail].next = c;
     link.tail = c;
     ++link.waiting;
-    if (link.waiting > counters_[l].peak_queue) counters_[l].peak_queue = link.waiting;
+    if (link.waiting > fabric_.counters[l].peak_queue) fabric_.counters[l].peak_queue = link.waiting;
 }
 
 void CongestionNetwork::transmit(uint32_t l, uint32_t c) {
@@ -62,12 +58,11 @@ void CongestionNetwork::transmit(uint32_t l, uint32_t c) {
     SIM_ASSERT(!link.busy, "a chunk was put on a busy link");
     link.busy = true;
     const Chunk& ch = chunks_[c];
-    size_t d = links_.link(l).dim;
-    double ser = static_cast<double>(ch.bytes) / bytes_per_ns_[d];
+    double ser = static_cast<double>(ch.bytes) / fabric_.bytes_per_ns_of(l);
     auto ser_ns = static_cast<TimeNs>(ser);
-    auto arrive_ns = static_cast<TimeNs>(latency_ns_[d] + ser);
-    counters_[l].bytes += ch.bytes;
-    counters_[l].busy_ns += ser_ns;
+    auto arrive_ns = static_cast<TimeNs>(fabric_.latency_ns_of(l) + ser);
+    fabric_.counters[l].bytes += ch.bytes;
+    fabric_.counters[l].busy_ns += ser_ns;
     // Arrival first, then the link's release: ASTRA-sim's order for events of equal time.
     engine_.schedule_in(arrive_ns, Callback{this, kArrive, c});
     engine_.schedule_in(ser_ns, Callback{this, kLinkFree, l});

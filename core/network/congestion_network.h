@@ -13,7 +13,7 @@
 
 #include "core/base/slab.h"
 #include "core/engine/engine.h"
-#include "core/network/link_topology.h"
+#include "core/network/link_fabric.h"
 #include "core/network/network_model.h"
 
 #include <vector>
@@ -26,9 +26,9 @@ public:
 
     void send(uint32_t src, uint32_t dst, uint64_t bytes, const Callback& on_delivered) override;
     const char* name() const override { return "congestion"; }
-    std::vector<LinkStats> link_stats() const override { return links_.stats(counters_); }
+    std::vector<LinkStats> link_stats() const override { return fabric_.links.stats(fabric_.counters); }
     void on_event(uint32_t kind, uint64_t arg) override;
-    void fold_links(NpuFold fold) override { links_.fold(std::move(fold)); }
+    void fold_links(NpuFold fold) override { fabric_.links.fold(std::move(fold)); }
 
     size_t chunks_in_flight() const { return chunks_.in_use(); }
 
@@ -52,11 +52,9 @@ private:
     void transmit(uint32_t link, uint32_t chunk);
     void grow_links();
 
-    LinkTopology links_;
+    LinkFabric fabric_;
     Engine& engine_;
-    std::vector<double> bytes_per_ns_, latency_ns_; // per dimension
-    std::vector<Link> state_;                       // per link
-    std::vector<LinkCounters> counters_;            // per link
+    std::vector<Link> state_; // per link
     Slab<Chunk> chunks_;
 };
 

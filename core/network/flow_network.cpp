@@ -3,7 +3,6 @@
 #include "core/base/assert.h"
 
 #include <algorithm>
-#include <limits>
 
 namespace astrolabe {
 
@@ -14,28 +13,24 @@ uint64_t pack(uint32_t f, uint32_t version) {
 }
 } // namespace
 
-FlowNetwork::FlowNetwork(const NetworkTopology& topo, Engine& engine) : links_(topo), engine_(engine) {
-    for (size_t d = 0; d < topo.dims(); ++d) {
-        bytes_per_ns_.push_back(topo.bytes_per_ns(d));
-        latency_ns_.push_back(topo.dim(d).latency_ns);
-    }
+FlowNetwork::FlowNetwork(const NetworkTopology& topo, Engine& engine) : fabric_(topo), engine_(engine) {
     grow_links();
 }
 
 void FlowNetwork::grow_links() {
     size_t old = state_.size();
-    state_.resize(links_.links());
-    counters_.resize(links_.links());
+    fabric_.grow();
+    state_.resize(fabric_.links.links());
     for (size_t l = old; l < state_.size(); ++l)
-        state_[l].capacity = bytes_per_ns_[links_.link(static_cast<uint32_t>(l)).dim];
+        state_[l].capacity = fabric_.bytes_per_ns_of(static_cast<uint32_t>(l));
 }
 
 std::vector<LinkStats> FlowNetwork::link_stats() const {
     // Links still carrying flows (a run cut short) count their open busy period up to now.
-    std::vector<LinkCounters> c = counters_;
+    std::vector<LinkCounters> c = fabric_.counters;
     for (size_t l = 0; l < state_.size(); ++l)
         if (!state_[l].flows.empty()) c[l].busy_ns += engine_.now() - state_[l].busy_since;
-    return links_.stats(c);
+    return fabric_.links.stats(c);
 }
 
 void FlowNetwork::send(uint32_t src, uint32_t dst, uint64_t bytes, const Callback& on_delivered) {
@@ -46,11 +41,11 @@ void FlowNetwork::send(uint32_t src, uint32_t dst, uint64_t bytes, const Callbac
     }
     uint32_t f = flows_.acquire();
     Flow& fl = flows_[f];
-    links_.route(src, dst, fl.route);
-    if (links_.links() > state_.size()) grow_links();
+    fabric_.links.route(src, dst, fl.route);
+    if (fabric_.links.links() > state_.size()) grow_links();
     fl.latency_ns = 0;
     for (uint32_t l : fl.route)
-        fl.latency_ns += latency_ns_[links_.link(l).dim];
+        fl.latency_ns += fabric_.latency_ns_of(l);
     fl.remaining = static_cast<double>(bytes);
     fl.rate = 0;
     fl.updated = engine_.now();
@@ -58,7 +53,7 @@ void FlowNetwork::send(uint32_t src, uint32_t dst, uint64_t bytes, const Callbac
     fl.active = true;
     fl.version++;
     for (uint32_t l : fl.route)
-        counters_[l].bytes += bytes;
+        fabric_.counters[l].bytes += bytes;
     if (bytes == 0) {
         // Nothing to share: only the latency.
         fl.active = false;
@@ -88,7 +83,8 @@ void FlowNetwork::attach(uint32_t f) {
         if (link.flows.empty()) link.busy_since = engine_.now();
         fl.slot[h] = static_cast<uint32_t>(link.flows.size());
         link.flows.push_back({f, h});
-        counters_[l].peak_queue = std::max<uint64_t>(counters_[l].peak_queue, link.flows.size());
+        fabric_.counters[l].peak_queue =
+            std::max<uint64_t>(fabric_.counters[l].peak_queue, link.flows.size());
     }
 }
 
@@ -102,7 +98,7 @@ void FlowNetwork::detach(uint32_t f) {
         link.flows[i] = link.flows.back();
         link.flows.pop_back();
         if (i < link.flows.size()) flows_[link.flows[i].flow].slot[link.flows[i].hop] = i;
-        if (link.flows.empty()) counters_[fl.route[h]].busy_ns += engine_.now() - link.busy_since;
+        if (link.flows.empty()) fabric_.counters[fl.route[h]].busy_ns += engine_.now() - link.busy_since;
     }
 }
 
@@ -131,50 +127,27 @@ void FlowNetwork::solve_from(const std::vector<uint32_t>& seed_links) {
         }
     }
     const TimeNs now = engine_.now();
+    problem_.clear();
+    // A true share is at least the smallest capacity over the most flows on a link; a share of ~0 can only
+    // be rounding. Keep it positive so every flow drains.
+    problem_.min_share = 1e-9;
+    for (uint32_t l : comp_links_)
+        state_[l].local = problem_.add_link(state_[l].capacity);
     for (uint32_t f : comp_flows_) {
         Flow& fl = flows_[f];
         fl.remaining -= fl.rate * static_cast<double>(now - fl.updated);
         fl.updated = now;
-        fl.fixed = false;
+        problem_.begin_flow();
+        for (uint32_t l : fl.route)
+            problem_.add_hop(state_[l].local);
     }
-    for (uint32_t l : comp_links_) {
-        state_[l].left = state_[l].capacity;
-        state_[l].unfixed = static_cast<uint32_t>(state_[l].flows.size());
-    }
-    // Progressive filling. Links whose share ties the minimum (to a relative 1e-12) are fixed in the same
-    // round, so symmetric traffic takes one round, not one per link.
-    old_rate_.clear();
-    for (uint32_t f : comp_flows_)
-        old_rate_.push_back(flows_[f].rate);
-    while (true) {
-        double best = std::numeric_limits<double>::infinity();
-        for (uint32_t l : comp_links_)
-            if (state_[l].unfixed > 0)
-                best = std::min(best, std::max(0.0, state_[l].left) / state_[l].unfixed);
-        if (best == std::numeric_limits<double>::infinity()) break;
-        // A true share is at least the smallest capacity over the most flows on a link; a share of ~0 can
-        // only be rounding in `left`. Keep it positive so every flow drains.
-        best = std::max(best, 1e-9);
-        double limit = best * (1 + 1e-12);
-        for (uint32_t l : comp_links_) {
-            Link& link = state_[l];
-            if (link.unfixed == 0 || std::max(0.0, link.left) / link.unfixed > limit) continue;
-            for (const LinkEntry& e : link.flows) {
-                Flow& fl = flows_[e.flow];
-                if (fl.fixed) continue;
-                fl.fixed = true;
-                fl.rate = best;
-                for (uint32_t m : fl.route) {
-                    state_[m].left -= best;
-                    --state_[m].unfixed;
-                }
-            }
-        }
-    }
+    const std::vector<double>& rate = solver_.solve(problem_);
     for (size_t i = 0; i < comp_flows_.size(); ++i) {
-        uint32_t f = comp_flows_[i];
+        Flow& fl = flows_[comp_flows_[i]];
         // An unchanged rate keeps its pending drain (a new flow's old rate is 0, so it always schedules).
-        if (flows_[f].rate != old_rate_[i]) schedule_drain(f);
+        if (rate[i] == fl.rate) continue;
+        fl.rate = rate[i];
+        schedule_drain(comp_flows_[i]);
     }
 }
 

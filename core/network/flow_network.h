@@ -2,12 +2,9 @@
 // concurrent traffic can never beat a link's capacity), cut-through with a latency per hop.
 //
 // Maths. Links l have capacities c_l (bytes/ns = GB/s * 2^30 / 1e9 of their dimension). Each active flow f
-// uses the links of its route R_f (link_topology.h, dimension-ordered) and gets a rate r_f such that
-//     sum over f with l in R_f of r_f <= c_l                    for every link l        (feasible)
-// and no r_f can grow without shrinking some r_g <= r_f (max-min fair). Progressive filling finds it:
-// repeatedly take the link with the smallest fair share s_l = (c_l - fixed rates on l) / (unfixed flows on
-// l), fix all unfixed flows on it at s_l, subtract, until every flow is fixed. Rates only change when a flow
-// starts or drains, and only inside the connected component (flows linked through shared links) of that
+// uses the links of its route R_f (link_topology.h, dimension-ordered) and gets its max-min fair rate r_f
+// (maxmin.h: the pure solver, progressive filling, with its own worked examples). Rates only change when a
+// flow starts or drains, and only inside the connected component (flows linked through shared links) of that
 // flow, so a change re-solves that component, not the network; all changes of one ns share one re-solve.
 // Between changes a flow's remaining bytes fall linearly: remaining -= r_f * dt. A flow of B bytes sent at t0
 // over hops h with latencies lat_h drains at the exact time T when remaining reaches 0 and is delivered
@@ -20,7 +17,8 @@
 
 #include "core/base/slab.h"
 #include "core/engine/engine.h"
-#include "core/network/link_topology.h"
+#include "core/network/link_fabric.h"
+#include "core/network/maxmin.h"
 #include "core/network/network_model.h"
 
 #include <vector>
@@ -35,7 +33,7 @@ public:
     const char* name() const override { return "flow"; }
     std::vector<LinkStats> link_stats() const override;
     void on_event(uint32_t kind, uint64_t arg) override;
-    void fold_links(NpuFold fold) override { links_.fold(std::move(fold)); }
+    void fold_links(NpuFold fold) override { fabric_.links.fold(std::move(fold)); }
 
     size_t flows_in_flight() const { return flows_.in_use(); }
     // The current rate of the flow that `send` created as the n-th flow (tests); bytes/ns. Rates are
@@ -54,7 +52,6 @@ private:
         uint32_t version = 0;        // bumps whenever the pending drain event goes stale
         uint32_t mark = 0;           // component search epoch
         bool active = false;
-        bool fixed = false; // progressive filling: rate decided
         Callback on_delivered;
     };
     struct LinkEntry {
@@ -64,9 +61,8 @@ private:
     struct Link {
         std::vector<LinkEntry> flows; // active flows crossing the link (unordered)
         double capacity = 0;          // bytes/ns
-        double left = 0;              // progressive filling: capacity not yet given out
-        uint32_t unfixed = 0;         // progressive filling: flows without a rate
         uint32_t mark = 0;            // component search epoch
+        uint32_t local = 0;           // index in the component being solved
         TimeNs busy_since = 0;
     };
 
@@ -77,18 +73,17 @@ private:
     void solve_from(const std::vector<uint32_t>& seed_links);
     void schedule_drain(uint32_t f);
 
-    LinkTopology links_;
+    LinkFabric fabric_;
     Engine& engine_;
-    std::vector<double> bytes_per_ns_, latency_ns_; // per dimension
-    std::vector<Link> state_;
-    std::vector<LinkCounters> counters_;
-    Slab<Flow> flows_; // a reused flow keeps its version (stale drains stay stale) and its buffers
+    std::vector<Link> state_; // per link
+    Slab<Flow> flows_;        // a reused flow keeps its version (stale drains stay stale) and its buffers
     uint32_t epoch_ = 0;
     // Scratch buffers of the component search, reused across events.
     std::vector<uint32_t> comp_links_, comp_flows_;
     std::vector<uint32_t> seed_, solve_seed_; // links touched since the last re-solve
     bool solve_pending_ = false;
-    std::vector<double> old_rate_;
+    MaxMinProblem problem_; // the component, re-solved
+    MaxMinSolver solver_;
 };
 
 } // namespace astrolabe

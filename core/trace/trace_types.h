@@ -39,6 +39,13 @@ enum class CollectiveType : uint8_t {
 };
 constexpr int kCollectiveTypeCount = 10;
 
+// The tag a workload send/recv (or a custom collective's) is matched by: ASTRA-sim folds workload tags
+// below 500000000, keeping the range above for its collective streams. Here so that trace inspection
+// pairs sends and receives exactly as the simulator's matcher does.
+inline uint64_t workload_tag(uint64_t trace_tag) {
+    return trace_tag % 500000000u;
+}
+
 const char* node_type_name(NodeType t);             // "COMP_NODE", ...
 const char* collective_type_name(CollectiveType t); // "ALL_REDUCE", ...
 std::optional<NodeType> node_type_from_name(const std::string& name);

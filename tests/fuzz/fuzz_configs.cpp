@@ -2,7 +2,7 @@
 // remote-memory and communicator-group JSON, and Chakra's JSON trace form. Each must refuse garbage with
 // a Status, never crash or hang.
 #include "core/config/config_parse.h"
-#include "core/config/trace_json.h"
+#include "core/trace/trace_json.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -15,6 +15,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     (void)parse_system_json(text, "fuzz.json");
     (void)parse_memory_json(text, "fuzz.json");
     (void)parse_comm_groups_json(text, "fuzz.json", 64);
-    (void)trace_from_json(text, "fuzz.json");
+    (void)astrolabe::trace::trace_from_json(text, "fuzz.json");
     return 0;
 }

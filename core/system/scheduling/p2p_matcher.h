@@ -13,6 +13,7 @@
 #include "core/engine/engine.h"
 #include "core/network/network_model.h"
 #include "core/system/scheduling/symmetry.h"
+#include "core/trace/trace_types.h"
 
 #include <cstdint>
 #include <vector>
@@ -21,11 +22,7 @@ namespace astrolabe {
 
 enum class MessageSpace : uint8_t { Workload = 0, Collective = 1 };
 
-// The tag a workload send/recv (or a custom collective's) is matched by: ASTRA-sim folds workload tags
-// below 500000000, keeping the range above for its collective streams.
-inline uint64_t workload_tag(uint64_t trace_tag) {
-    return trace_tag % 500000000u;
-}
+using trace::workload_tag;
 
 struct MessageKey {
     MessageSpace space = MessageSpace::Workload;

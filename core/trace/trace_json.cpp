@@ -10,7 +10,11 @@
 // The writer is hand-rolled rather than a DOM dump so the bytes match what Chakra users get from
 // `json_format.MessageToJson(..., preserving_proto_field_name=True, indent=1)` (Python's float repr and
 // ensure_ascii escaping) and never depend on a library's formatting choices.
-#include "core/config/trace_json.h"
+//
+// Reading: config owns JSON text (core/config/json_read.h parses it, the one place nlohmann_json is
+// wrapped); this file maps the parsed tree onto the trace graph, which is trace's business. It is the one
+// file outside core/config that sees the parsed tree (checked by tests/layers).
+#include "core/trace/trace_json.h"
 
 #include "core/base/base64.h"
 #include "core/config/json_read.h"
@@ -23,9 +27,10 @@
 #include <cstdio>
 #include <cstdlib>
 
-namespace astrolabe::config {
+namespace astrolabe::trace {
 
-using detail::json;
+using config::detail::describe;
+using config::detail::json;
 using trace::Attribute;
 using trace::AttrKind;
 
@@ -367,16 +372,15 @@ std::string read_integer(const json& v, bool is_signed, uint64_t hi, int64_t lo,
         const std::string& t = v.get_ref<const std::string&>();
         size_t k = 0;
         if (!t.empty() && t[0] == '-') neg = true, k = 1;
-        if (k == t.size()) return "is " + detail::describe(v) + "; an integer was expected";
+        if (k == t.size()) return "is " + describe(v) + "; an integer was expected";
         for (; k < t.size(); ++k) {
-            if (t[k] < '0' || t[k] > '9') return "is " + detail::describe(v) + "; an integer was expected";
+            if (t[k] < '0' || t[k] > '9') return "is " + describe(v) + "; an integer was expected";
             uint64_t digit = static_cast<uint64_t>(t[k] - '0');
-            if (mag > (UINT64_MAX - digit) / 10)
-                return "is " + detail::describe(v) + "; out of the 64-bit range";
+            if (mag > (UINT64_MAX - digit) / 10) return "is " + describe(v) + "; out of the 64-bit range";
             mag = mag * 10 + digit;
         }
     } else {
-        return "is " + detail::describe(v) + "; an integer (a number or a decimal string) was expected";
+        return "is " + describe(v) + "; an integer (a number or a decimal string) was expected";
     }
     std::string text = (neg ? "-" : "") + std::to_string(mag);
     if (!is_signed) {
@@ -409,11 +413,11 @@ std::string read_real(const json& v, bool is_float, double& out) {
             char* end = nullptr;
             out = t.empty() ? 0 : std::strtod(t.c_str(), &end);
             if (t.empty() || *end != '\0' || std::isnan(out))
-                return "is " + detail::describe(v) +
+                return "is " + describe(v) +
                        "; a number, \"NaN\", \"Infinity\" or \"-Infinity\" was expected";
         }
     } else {
-        return "is " + detail::describe(v) + "; a number was expected";
+        return "is " + describe(v) + "; a number was expected";
     }
     if (is_float && std::isfinite(out)) {
         if (std::fabs(out) > FLT_MAX) return "is " + v.dump() + "; beyond the range of a float";
@@ -430,13 +434,13 @@ public:
 
     void read_top(const json& j, trace::Trace& t) {
         if (!j.is_object())
-            return problem("", "the document is " + detail::describe(j) +
+            return problem("", "the document is " + describe(j) +
                                    "; an object {\"global_metadata\": {...}, \"nodes\": [...]} was expected");
         for_each_key(j, "", {"global_metadata", "nodes"}, [&](const std::string& k, const json& v) {
             if (k == "global_metadata")
                 read_metadata(v, t.metadata);
             else if (!v.is_array())
-                problem("nodes", "is " + detail::describe(v) + "; an array of nodes was expected");
+                problem("nodes", "is " + describe(v) + "; an array of nodes was expected");
             else {
                 t.nodes.reserve(v.size());
                 for (size_t i = 0; i < v.size() && !full(); ++i) {
@@ -503,7 +507,7 @@ private:
 
     bool want_string(const json& v, const std::string& where, std::string& out) {
         if (v.is_string()) return out = v.get<std::string>(), true;
-        problem(where, "is " + detail::describe(v) + "; a string was expected");
+        problem(where, "is " + describe(v) + "; a string was expected");
         return false;
     }
 
@@ -546,13 +550,13 @@ private:
             if (v.is_boolean())
                 a.uints.push_back(v.get<bool>() ? 1 : 0);
             else
-                why = "is " + detail::describe(v) + "; true or false was expected";
+                why = "is " + describe(v) + "; true or false was expected";
             break;
         case AttrKind::String:
             if (v.is_string())
                 a.strings.push_back(v.get<std::string>());
             else
-                why = "is " + detail::describe(v) + "; a string was expected";
+                why = "is " + describe(v) + "; a string was expected";
             break;
         case AttrKind::Bytes: {
             std::optional<std::string> bytes;
@@ -560,7 +564,7 @@ private:
             if (bytes)
                 a.strings.push_back(std::move(*bytes));
             else
-                why = "is " + detail::describe(v) + "; base64 text was expected";
+                why = "is " + describe(v) + "; base64 text was expected";
             break;
         }
         default:
@@ -571,8 +575,7 @@ private:
     }
 
     void read_attr(const json& j, const std::string& path, Attribute& a) {
-        if (!j.is_object())
-            return problem(path, "is " + detail::describe(j) + "; an attribute object was expected");
+        if (!j.is_object()) return problem(path, "is " + describe(j) + "; an attribute object was expected");
         std::string where = path;
         auto name = j.find("name");
         if (name != j.end() && name->is_string()) where += " '" + name->get<std::string>() + "'";
@@ -605,12 +608,11 @@ private:
     void read_value(const json& v, AttrKind kind, const std::string& where, Attribute& a) {
         if (!trace::attr_kind_is_list(kind)) return read_element(v, kind, where, a);
         if (!v.is_object())
-            return problem(where,
-                           "is " + detail::describe(v) + "; an object {\"values\": [...]} was expected");
+            return problem(where, "is " + describe(v) + "; an object {\"values\": [...]} was expected");
         auto elem = static_cast<AttrKind>(static_cast<int>(kind) - 1);
         for_each_key(v, where, {"values"}, [&](const std::string&, const json& list) {
             if (!list.is_array())
-                return problem(where + ".values", "is " + detail::describe(list) + "; an array was expected");
+                return problem(where + ".values", "is " + describe(list) + "; an array was expected");
             for (size_t i = 0; i < list.size() && !full(); ++i)
                 read_element(list[i], elem, where + ".values[" + std::to_string(i) + "]", a);
         });
@@ -618,7 +620,7 @@ private:
 
     void read_attrs(const json& v, const std::string& path, std::vector<Attribute>& out) {
         if (!v.is_array())
-            return problem(path, "is " + detail::describe(v) + "; an array of attributes was expected");
+            return problem(path, "is " + describe(v) + "; an array of attributes was expected");
         out.resize(v.size());
         for (size_t i = 0; i < v.size() && !full(); ++i)
             read_attr(v[i], path + "[" + std::to_string(i) + "]", out[i]);
@@ -626,7 +628,7 @@ private:
 
     void read_metadata(const json& j, trace::GlobalMetadata& m) {
         if (!j.is_object())
-            return problem("global_metadata", "is " + detail::describe(j) + "; an object was expected");
+            return problem("global_metadata", "is " + describe(j) + "; an object was expected");
         for_each_key(j, "global_metadata", {"version", "attr"}, [&](const std::string& k, const json& v) {
             if (k == "version")
                 want_string(v, "global_metadata.version", m.version);
@@ -636,15 +638,14 @@ private:
     }
 
     void read_ids(const json& v, const std::string& where, std::vector<uint64_t>& out) {
-        if (!v.is_array())
-            return problem(where, "is " + detail::describe(v) + "; an array of node ids was expected");
+        if (!v.is_array()) return problem(where, "is " + describe(v) + "; an array of node ids was expected");
         out.resize(v.size());
         for (size_t i = 0; i < v.size(); ++i)
             read_uint64(v[i], where + "[" + std::to_string(i) + "]", out[i]);
     }
 
     void read_io(const json& v, const std::string& where, trace::IoInfo& io) {
-        if (!v.is_object()) return problem(where, "is " + detail::describe(v) + "; an object was expected");
+        if (!v.is_object()) return problem(where, "is " + describe(v) + "; an object was expected");
         for_each_key(v, where, {"values", "shapes", "types"}, [&](const std::string& k, const json& s) {
             want_string(s, where + "." + k, k == "values" ? io.values : k == "shapes" ? io.shapes : io.types);
         });
@@ -656,7 +657,7 @@ private:
             auto t = trace::node_type_from_name(v.get<std::string>());
             if (!t)
                 return problem(
-                    where, "is " + detail::describe(v) +
+                    where, "is " + describe(v) +
                                "; one of INVALID_NODE, METADATA_NODE, "
                                "MEM_LOAD_NODE, MEM_STORE_NODE, COMP_NODE, COMM_SEND_NODE, COMM_RECV_NODE, "
                                "COMM_COLL_NODE was expected");
@@ -672,8 +673,7 @@ private:
 
     void read_node(const json& j, size_t index, trace::Node& n) {
         std::string path = "nodes[" + std::to_string(index) + "]";
-        if (!j.is_object())
-            return problem(path, "is " + detail::describe(j) + "; a node object was expected");
+        if (!j.is_object()) return problem(path, "is " + describe(j) + "; a node object was expected");
         // Name the node by its id in every message when the id is readable.
         uint64_t id = 0;
         int64_t unused = 0;
@@ -734,7 +734,7 @@ std::string trace_to_json(const trace::Trace& t) {
 }
 
 Result<trace::Trace> trace_from_json(std::string_view text, const std::string& source) {
-    auto parsed = detail::parse_json_text(text, source);
+    auto parsed = config::detail::parse_json_text(text, source);
     if (!parsed.is_ok()) return parsed.status();
     trace::Trace raw;
     JsonTraceReader reader(source);
@@ -749,4 +749,4 @@ Result<trace::Trace> trace_from_json(std::string_view text, const std::string& s
     return trace::decode_trace(trace::encode_trace(raw), source, opt);
 }
 
-} // namespace astrolabe::config
+} // namespace astrolabe::trace

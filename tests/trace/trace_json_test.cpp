@@ -1,5 +1,5 @@
 // Chakra JSON (protobuf json_format layout) <-> .et, as `astrolabe convert` does it.
-#include "core/config/trace_json.h"
+#include "core/trace/trace_json.h"
 #include "core/trace/trace_reader.h"
 #include "support/test_support.h"
 
@@ -16,8 +16,8 @@ std::string round_trip(const std::string& et, const std::string& name) {
     opt.keep_attributes = true;
     auto decoded = trace::decode_trace(et, name, opt);
     REQUIRE(decoded.is_ok());
-    std::string json = config::trace_to_json(decoded.value());
-    auto back = config::trace_from_json(json, name + ".json");
+    std::string json = trace::trace_to_json(decoded.value());
+    auto back = trace::trace_from_json(json, name + ".json");
     REQUIRE(back.is_ok());
     return trace::encode_trace(back.value());
 }
@@ -39,10 +39,10 @@ TEST_CASE("trace JSON: .et -> JSON -> .et is byte-identical", "[config][trace_js
 }
 
 TEST_CASE("trace JSON: wrong types are refused with the node and key named", "[config][trace_json]") {
-    auto r = config::trace_from_json(
+    auto r = trace::trace_from_json(
         R"({"nodes": [{"id": "1", "name": "x", "type": "COMP_NODE", "duration_micros": [1]}]})", "bad.json");
     REQUIRE_FALSE(r.is_ok());
     CHECK_THAT(r.status().message(), Contains("bad.json"));
     CHECK_THAT(r.status().message(), Contains("duration_micros"));
-    CHECK_FALSE(config::trace_from_json("{not json", "broken.json").is_ok());
+    CHECK_FALSE(trace::trace_from_json("{not json", "broken.json").is_ok());
 }

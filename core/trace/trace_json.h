@@ -14,7 +14,7 @@
 #include <string>
 #include <string_view>
 
-namespace astrolabe::config {
+namespace astrolabe::trace {
 
 // The trace as JSON text (indent 1, a final newline); byte-identical to Python's
 // json_format.MessageToJson(preserving_proto_field_name=True, indent=1) of each message. Node attributes are
@@ -28,4 +28,4 @@ std::string trace_to_json(const trace::Trace& trace);
 // them exactly as the .et reader lifts them (the same checks, the same messages).
 Result<trace::Trace> trace_from_json(std::string_view text, const std::string& source);
 
-} // namespace astrolabe::config
+} // namespace astrolabe::trace
