@@ -58,6 +58,8 @@ public:
     uint32_t representative(uint32_t npu) const;
     // x moved by the symmetric coordinates of `by` (forward), or by minus them (backward).
     uint32_t shift(uint32_t x, uint32_t by, bool backward = false) const;
+    // The unit translations (one step along each symmetric digit), as NPUs to shift by; they generate all.
+    std::vector<uint32_t> generators() const;
     // Every NPU of `rep`'s class, ascending (rep itself first).
     std::vector<uint32_t> class_of(uint32_t rep) const;
     // "1 class(es) of 8 NPUs; translations along dimension 0" for reports.
