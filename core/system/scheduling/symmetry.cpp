@@ -89,6 +89,38 @@ std::string RankSymmetry::describe() const {
            " NPUs; translations along " + along;
 }
 
+// [SECTION] group index
+
+GroupLookup::GroupLookup(const GroupTable& groups) : groups_(groups) {
+    for (size_t i = 1; i < groups.groups.size(); ++i)
+        by_hash_[set_hash(groups.groups[i].ranks)].push_back(static_cast<int>(i));
+}
+
+int GroupLookup::find(std::vector<uint32_t> members) const {
+    auto it = by_hash_.find(set_hash(members));
+    if (it == by_hash_.end()) return -1;
+    std::sort(members.begin(), members.end());
+    std::vector<uint32_t> other;
+    for (int i : it->second) {
+        other = groups_.groups[i].ranks;
+        if (other.size() != members.size()) continue;
+        std::sort(other.begin(), other.end());
+        if (other == members) return i;
+    }
+    return -1;
+}
+
+uint64_t GroupLookup::set_hash(const std::vector<uint32_t>& members) {
+    uint64_t h = members.size();
+    for (uint32_t r : members) {
+        uint64_t x = r + 0x9E3779B97F4A7C15ull; // splitmix64's finaliser
+        x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+        x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+        h += x ^ (x >> 31);
+    }
+    return h;
+}
+
 // [SECTION] finding it
 
 namespace {
@@ -113,47 +145,6 @@ std::vector<uint32_t> moved_ranks(const std::vector<uint32_t>& ranks, Move move)
         out.push_back(move(r));
     return out;
 }
-
-// Group index by member set, to find where a translation takes a group. Sets are hashed order-free (a sum
-// of mixed members), so a lookup costs the group's size, not a sort, and building it one pass over the
-// members: a million NPUs have 131072 groups.
-class GroupLookup {
-public:
-    explicit GroupLookup(const GroupTable& groups) : groups_(groups) {
-        for (size_t i = 1; i < groups.groups.size(); ++i)
-            by_hash_[set_hash(groups.groups[i].ranks)].push_back(static_cast<int>(i));
-    }
-    // The first group (by index) with exactly these members, or -1.
-    int find(std::vector<uint32_t> members) const {
-        auto it = by_hash_.find(set_hash(members));
-        if (it == by_hash_.end()) return -1;
-        std::sort(members.begin(), members.end());
-        std::vector<uint32_t> other;
-        for (int i : it->second) {
-            other = groups_.groups[i].ranks;
-            if (other.size() != members.size()) continue;
-            std::sort(other.begin(), other.end());
-            if (other == members) return i;
-        }
-        return -1;
-    }
-
-private:
-    static uint64_t mix(uint64_t x) { // splitmix64's finaliser
-        x += 0x9E3779B97F4A7C15ull;
-        x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-        x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-        return x ^ (x >> 31);
-    }
-    static uint64_t set_hash(const std::vector<uint32_t>& members) {
-        uint64_t h = members.size();
-        for (uint32_t r : members)
-            h += mix(r);
-        return h;
-    }
-    const GroupTable& groups_;
-    std::unordered_map<uint64_t, std::vector<int>> by_hash_;
-};
 
 // Where the translation `move` takes every group: the index of the group that is its image as a ring
 // (members moved, ring order a rotation of the moved order), or -1. Groups of the whole system are

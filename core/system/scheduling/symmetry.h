@@ -34,6 +34,7 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace astrolabe {
@@ -70,6 +71,21 @@ private:
     uint32_t mask_ = 0;
     uint32_t order_ = 1;
     uint32_t npus_ = 1;
+};
+
+// Group index by member set, to find where a translation takes a group. Sets are hashed order-free (a sum
+// of mixed members), so a lookup costs the group's size, not a sort, and building it one pass over the
+// members: a million NPUs have 131072 groups.
+class GroupLookup {
+public:
+    explicit GroupLookup(const GroupTable& groups);
+    // The first group (by index) with exactly these members, or -1.
+    int find(std::vector<uint32_t> members) const;
+
+private:
+    static uint64_t set_hash(const std::vector<uint32_t>& members);
+    const GroupTable& groups_;
+    std::unordered_map<uint64_t, std::vector<int>> by_hash_;
 };
 
 // The largest symmetry the inputs allow (order 1 when none); `why_not` says what ruled out the
