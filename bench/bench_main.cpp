@@ -207,6 +207,10 @@ std::string gpt_step(uint32_t dp) {
              "all-to-all-implementation": ["direct", "direct", "direct"]},
   "compute_model": "roofline"})";
 }
+// The same step at 131072 and 1048576 NPUs (DP 512 and 4096): the generator vouches for its translations,
+// so only the 32 representatives' traces are ever made (docs/symmetry.md).
+const std::string kGen128k = gpt_step(512);
+const std::string kGen1m = gpt_step(4096);
 const std::string kGen8k = gpt_step(32);
 const std::string kGen16k = gpt_step(64);
 const std::string kGen32kText = gpt_step(128);
@@ -382,6 +386,20 @@ const Case kCases[] = {
      config::NetworkModel::Analytical,
      16384},
     {"train_gpt_32768", CaseKind::Scenario, nullptr, kGen32k, {}, config::NetworkModel::Analytical, 32768},
+    {"train_gpt_131072",
+     CaseKind::Scenario,
+     nullptr,
+     kGen128k.c_str(),
+     {},
+     config::NetworkModel::Analytical,
+     131072},
+    {"train_gpt_1048576",
+     CaseKind::Scenario,
+     nullptr,
+     kGen1m.c_str(),
+     {},
+     config::NetworkModel::Analytical,
+     1048576},
     {"flow_train_gpt_32768", CaseKind::Scenario, nullptr, kGen32k, {}, config::NetworkModel::Flow, 32768},
     {"train_gpt_32768_full",
      CaseKind::Scenario,

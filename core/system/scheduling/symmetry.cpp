@@ -1,5 +1,6 @@
 #include "core/system/scheduling/symmetry.h"
 
+#include "core/base/assert.h"
 #include "core/config/config_parse.h"
 #include "core/config/spellings.h"
 #include "core/simulation/simulation.h"
@@ -8,6 +9,8 @@
 #include <algorithm>
 #include <map>
 #include <tuple>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace astrolabe {
 
@@ -46,6 +49,13 @@ uint32_t RankSymmetry::shift(uint32_t x, uint32_t by, bool backward) const {
     return out;
 }
 
+std::vector<uint32_t> RankSymmetry::generators() const {
+    std::vector<uint32_t> out;
+    for (size_t d = 0; d < sizes_.size(); ++d)
+        if (mask_ & (1u << d)) out.push_back(strides_[d]);
+    return out;
+}
+
 std::vector<uint32_t> RankSymmetry::class_of(uint32_t rep) const {
     std::vector<uint32_t> out{rep};
     for (size_t d = 0; d < sizes_.size(); ++d) {
@@ -80,6 +90,38 @@ std::string RankSymmetry::describe() const {
            " NPUs; translations along " + along;
 }
 
+// [SECTION] group index
+
+GroupLookup::GroupLookup(const GroupTable& groups) : groups_(groups) {
+    for (size_t i = 1; i < groups.groups.size(); ++i)
+        by_hash_[set_hash(groups.groups[i].ranks)].push_back(static_cast<int>(i));
+}
+
+int GroupLookup::find(std::vector<uint32_t> members) const {
+    auto it = by_hash_.find(set_hash(members));
+    if (it == by_hash_.end()) return -1;
+    std::sort(members.begin(), members.end());
+    std::vector<uint32_t> other;
+    for (int i : it->second) {
+        other = groups_.groups[i].ranks;
+        if (other.size() != members.size()) continue;
+        std::sort(other.begin(), other.end());
+        if (other == members) return i;
+    }
+    return -1;
+}
+
+uint64_t GroupLookup::set_hash(const std::vector<uint32_t>& members) {
+    uint64_t h = members.size();
+    for (uint32_t r : members) {
+        uint64_t x = r + 0x9E3779B97F4A7C15ull; // splitmix64's finaliser
+        x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+        x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+        h += x ^ (x >> 31);
+    }
+    return h;
+}
+
 // [SECTION] finding it
 
 namespace {
@@ -104,26 +146,6 @@ std::vector<uint32_t> moved_ranks(const std::vector<uint32_t>& ranks, Move move)
         out.push_back(move(r));
     return out;
 }
-
-// Group index by member set, to find where a translation takes a group.
-class GroupLookup {
-public:
-    explicit GroupLookup(const GroupTable& groups) {
-        for (size_t i = 1; i < groups.groups.size(); ++i) {
-            std::vector<uint32_t> key = groups.groups[i].ranks;
-            std::sort(key.begin(), key.end());
-            by_members_.emplace(std::move(key), static_cast<int>(i)); // the first of duplicates wins
-        }
-    }
-    int find(std::vector<uint32_t> members) const {
-        std::sort(members.begin(), members.end());
-        auto it = by_members_.find(members);
-        return it == by_members_.end() ? -1 : it->second;
-    }
-
-private:
-    std::map<std::vector<uint32_t>, int> by_members_;
-};
 
 // Where the translation `move` takes every group: the index of the group that is its image as a ring
 // (members moved, ring order a rotation of the moved order), or -1. Groups of the whole system are
@@ -218,6 +240,28 @@ bool translation_invariant_algorithms(const SimulationInput& in, const LogicalTo
     return true;
 }
 
+// Whether the translation between any two members (by ranks[i] minus ranks[0]) maps the ring onto a
+// rotation of itself. The translations that do form a subgroup (they compose, and moving members commutes
+// with rotating the list), so a member whose translation the ones already checked generate needs no check:
+// a data-parallel ring of 4096 members takes one check, not 4096 (each costs the ring's length).
+bool translations_keep_ring(const std::vector<uint32_t>& ranks, const RankSymmetry& sym) {
+    std::unordered_set<uint32_t> generated{0}; // translations as NPUs of NPU 0's class; 0 = none
+    std::vector<uint32_t> elements{0}, gens;
+    for (uint32_t r : ranks) {
+        const uint32_t t = sym.shift(sym.shift(0, r), ranks[0], true);
+        if (generated.count(t)) continue;
+        if (!is_rotation(moved_ranks(ranks, [&](uint32_t y) { return sym.shift(y, t); }), ranks))
+            return false;
+        gens.push_back(t);
+        for (size_t i = 0; i < elements.size(); ++i)
+            for (uint32_t g : gens) {
+                uint32_t e = sym.shift(elements[i], g);
+                if (generated.insert(e).second) elements.push_back(e);
+            }
+    }
+    return true;
+}
+
 // Every communicator group a representative's collectives use must be mapped onto itself by the
 // translations between its members: their packets then carry the group's own stream tags on both ends.
 bool groups_closed(SimulationInput& in, const RankSymmetry& sym, std::string& why) {
@@ -235,13 +279,7 @@ bool groups_closed(SimulationInput& in, const RankSymmetry& sym, std::string& wh
             if (ranks.size() == npus) continue;
             // A representative a sends to member x = (x's representative) moved by h; the message is filed
             // as coming from a moved by -h, in the group moved by -h: that must be this group, as a ring.
-            bool ok = true;
-            for (size_t i = 0; i < ranks.size() && ok; ++i)
-                ok = is_rotation(
-                    moved_ranks(
-                        ranks, [&](uint32_t y) { return sym.shift(sym.shift(y, ranks[i]), ranks[0], true); }),
-                    ranks);
-            if (!ok) {
+            if (!translations_keep_ring(ranks, sym)) {
                 why = "communicator group " + std::to_string(in.groups.groups[n.peer].id) +
                       " is not mapped onto itself by the translations between its members";
                 return false;
@@ -391,9 +429,49 @@ void expand_symmetric_result(const RankSymmetry& sym, const GroupTable& groups, 
     // Collectives: a whole-system one had every class member in it; a group stands for its translates,
     // each with the same times.
     GroupLookup lookup(groups);
+    std::unordered_map<uint32_t, int> index_of; // group id -> index
+    for (size_t i = 0; i < groups.groups.size(); ++i)
+        index_of.emplace(groups.groups[i].id, static_cast<int>(i));
+    std::unordered_map<int, std::vector<int>> images; // per group: the distinct groups it is moved onto
+    auto images_of = [&](int gi) -> const std::vector<int>& {
+        auto [it, fresh] = images.try_emplace(gi);
+        if (!fresh) return it->second;
+        std::vector<int>& out = it->second;
+        const auto& ranks = groups.groups[gi].ranks;
+        // The orbit, walked one unit translation at a time (the translations are generated by them), so
+        // the cost is the distinct images, not every translation. Should a step leave the table, every
+        // translation is tried in turn instead.
+        std::vector<bool> seen(groups.groups.size(), false);
+        int start = lookup.find(ranks);
+        bool complete = start >= 0;
+        if (complete) {
+            out.push_back(start);
+            seen[start] = true;
+        }
+        for (size_t i = 0; i < out.size() && complete; ++i)
+            for (uint32_t unit : sym.generators()) {
+                int j = lookup.find(
+                    moved_ranks(groups.groups[out[i]].ranks, [&](uint32_t y) { return sym.shift(y, unit); }));
+                if (j < 0) {
+                    complete = false;
+                    break;
+                }
+                if (!seen[j]) seen[j] = true, out.push_back(j);
+            }
+        if (complete) return out;
+        out.clear();
+        std::fill(seen.begin(), seen.end(), false);
+        for (uint32_t h : offsets) {
+            int j = lookup.find(moved_ranks(ranks, [&](uint32_t y) { return sym.shift(y, h); }));
+            if (j >= 0 && !seen[j]) seen[j] = true, out.push_back(j);
+        }
+        return out;
+    };
     std::vector<CollectiveRecord> collectives;
     for (const CollectiveRecord& c : r.stats.collectives) {
-        int gi = groups.find(c.group_id);
+        auto found = index_of.find(c.group_id);
+        const int gi = found == index_of.end() ? -1 : found->second;
+        SIM_ASSERT(gi >= 0, "a collective record names a group that is not in the table");
         const auto& ranks = groups.groups[gi].ranks;
         if (ranks.empty() || ranks.size() == npus) {
             CollectiveRecord all = c;
@@ -407,11 +485,7 @@ void expand_symmetric_result(const RankSymmetry& sym, const GroupTable& groups, 
         for (uint32_t x : ranks)
             reps += sym.is_representative(x);
         const auto members_per_rep = static_cast<uint32_t>(ranks.size()) / std::max(1u, reps);
-        std::vector<bool> seen(groups.groups.size(), false);
-        for (uint32_t h : offsets) {
-            int j = lookup.find(moved_ranks(ranks, [&](uint32_t y) { return sym.shift(y, h); }));
-            if (j < 0 || seen[j]) continue;
-            seen[j] = true;
+        for (int j : images_of(gi)) {
             CollectiveRecord copy = c;
             copy.group_id = groups.groups[j].id;
             copy.npus = c.npus * members_per_rep;

@@ -34,6 +34,7 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace astrolabe {
@@ -58,6 +59,8 @@ public:
     uint32_t representative(uint32_t npu) const;
     // x moved by the symmetric coordinates of `by` (forward), or by minus them (backward).
     uint32_t shift(uint32_t x, uint32_t by, bool backward = false) const;
+    // The unit translations (one step along each symmetric digit), as NPUs to shift by; they generate all.
+    std::vector<uint32_t> generators() const;
     // Every NPU of `rep`'s class, ascending (rep itself first).
     std::vector<uint32_t> class_of(uint32_t rep) const;
     // "1 class(es) of 8 NPUs; translations along dimension 0" for reports.
@@ -68,6 +71,21 @@ private:
     uint32_t mask_ = 0;
     uint32_t order_ = 1;
     uint32_t npus_ = 1;
+};
+
+// Group index by member set, to find where a translation takes a group. Sets are hashed order-free (a sum
+// of mixed members), so a lookup costs the group's size, not a sort, and building it one pass over the
+// members: a million NPUs have 131072 groups.
+class GroupLookup {
+public:
+    explicit GroupLookup(const GroupTable& groups);
+    // The first group (by index) with exactly these members, or -1.
+    int find(std::vector<uint32_t> members) const;
+
+private:
+    static uint64_t set_hash(const std::vector<uint32_t>& members);
+    const GroupTable& groups_;
+    std::unordered_map<uint64_t, std::vector<int>> by_hash_;
 };
 
 // The largest symmetry the inputs allow (order 1 when none); `why_not` says what ruled out the

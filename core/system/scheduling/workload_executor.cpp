@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <memory>
 
 namespace astrolabe {
 
@@ -344,9 +345,23 @@ void WorkloadExecutor::on_event(uint32_t kind, uint64_t arg) {
 
 // [SECTION] stuck-node report
 
-std::string WorkloadExecutor::describe(uint32_t npu, uint32_t node, bool running) const {
-    const WorkloadGraph& g = graphs_[npu];
-    const GraphNode& n = g.nodes[node];
+std::string WorkloadExecutor::describe(uint32_t npu, uint32_t node, bool running,
+                                       const GroupLookup* lookup) const {
+    // A class member whose graph was never built (a generator vouched for the symmetry) is described
+    // from its representative's graph, with peers and groups moved to the member (symmetry.h).
+    const uint32_t rep = options_.symmetry ? options_.symmetry->representative(npu) : npu;
+    const bool moved = graphs_[npu].nodes.empty() && !graphs_[rep].nodes.empty();
+    const WorkloadGraph& g = moved ? graphs_[rep] : graphs_[npu];
+    GraphNode n = g.nodes[node];
+    if (moved && (n.kind == NodeKind::Send || n.kind == NodeKind::Recv))
+        n.peer = options_.symmetry->shift(n.peer, npu);
+    if (moved && n.kind == NodeKind::Collective && n.peer != 0 && lookup) {
+        std::vector<uint32_t> members;
+        for (uint32_t r : groups_.groups[n.peer].ranks)
+            members.push_back(options_.symmetry->shift(r, npu));
+        int j = lookup->find(std::move(members));
+        if (j >= 0) n.peer = static_cast<uint32_t>(j);
+    }
     std::string label = std::string(node_kind_name(n.kind)) + " node " + std::to_string(n.id);
     if (!g.name(node).empty()) label += " '" + g.name(node) + "'";
     if (!running) {
@@ -372,10 +387,16 @@ std::string WorkloadExecutor::describe(uint32_t npu, uint32_t node, bool running
 
 std::vector<StuckNode> WorkloadExecutor::stuck_nodes(size_t per_npu) const {
     std::vector<StuckNode> out;
+    std::unique_ptr<GroupLookup> lookup; // only when some member's graph was never built
+    for (uint32_t npu = 0; npu < npus_.size() && !lookup; ++npu)
+        if (graphs_[npu].nodes.empty() && options_.symmetry &&
+            !graphs_[options_.symmetry->representative(npu)].nodes.empty())
+            lookup = std::make_unique<GroupLookup>(groups_);
     for (uint32_t npu = 0; npu < npus_.size(); ++npu) {
         const uint32_t state = options_.symmetry ? options_.symmetry->representative(npu) : npu;
         if (stats_.npus[state].finished) continue;
         const Npu& s = npus_[state];
+        const WorkloadGraph& graph = graphs_[npu].nodes.empty() ? graphs_[state] : graphs_[npu];
         std::vector<uint32_t> running;
         for (const auto& r : s.running)
             running.push_back(r.node);
@@ -383,12 +404,12 @@ std::vector<StuckNode> WorkloadExecutor::stuck_nodes(size_t per_npu) const {
         size_t shown = 0;
         for (uint32_t node : running) {
             if (shown++ == per_npu) break;
-            out.push_back({npu, graphs_[npu].nodes[node].id, describe(npu, node, true)});
+            out.push_back({npu, graph.nodes[node].id, describe(npu, node, true, lookup.get())});
         }
         for (const auto& heap : s.ready) {
             for (uint32_t node : heap) {
                 if (shown++ >= per_npu) break;
-                out.push_back({npu, graphs_[npu].nodes[node].id, describe(npu, node, false)});
+                out.push_back({npu, graph.nodes[node].id, describe(npu, node, false, lookup.get())});
             }
         }
         if (shown == 0)

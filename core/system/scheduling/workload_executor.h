@@ -115,7 +115,7 @@ private:
     void schedule_done(uint32_t npu, uint32_t node, TimeNs delay);
     void finish_node(uint32_t npu, uint32_t node); // bookkeeping, no re-issue
     void check_end(uint32_t npu);
-    std::string describe(uint32_t npu, uint32_t node, bool running) const;
+    std::string describe(uint32_t npu, uint32_t node, bool running, const GroupLookup* lookup) const;
 
     Engine& engine_;
     NpuBuckets& buckets_;
