@@ -15,6 +15,7 @@ const os = require('os');
 const path = require('path');
 const zlib = require('zlib');
 const { serve } = require('../serve.cjs');
+const { sessionChecks } = require('./session_checks.cjs');
 
 const [webDir, cli, samplesDir] = process.argv.slice(2);
 if (!webDir || !cli || !samplesDir) {
@@ -223,6 +224,7 @@ async function openApp(browser, url) {
     await page.evaluate((n) => window.astrolabe.loadSample(n), first);
     const after = await page.evaluate(async () => (await window.astrolabe.run()).total_ns);
     check(after === sampleNative.total_ns, 'the page still runs a sample afterwards');
+    await sessionChecks(page, check, first, sampleNative.total_ns);
     check(errors.length === 0, 'no script errors in the page', errors.join('\n'));
     await context.close();
   } finally {
