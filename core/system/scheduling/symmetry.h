@@ -23,6 +23,7 @@
 //   neighbours would differ): such a digit is given up.
 // Ties: NPUs that ASTRA-sim's same-tick order treats differently (NPU 0 runs first at each tick) still
 // finish at the same ns in every case we have; the equality tests below are what vouches for it.
+// Finding the symmetry and expanding the results: core/simulation/symmetry_search.h.
 // Simulated results equal the full run's to the ns: tests/system/symmetry_test.cpp runs both on every
 // ASTRA-sim reference case, the samples and generated workloads and compares the whole reports.
 #pragma once
@@ -35,9 +36,6 @@
 #include <vector>
 
 namespace astrolabe {
-
-struct SimulationInput;
-struct RunResult;
 
 class RankSymmetry {
 public:
@@ -67,13 +65,5 @@ private:
     uint32_t order_ = 1;
     uint32_t npus_ = 1;
 };
-
-// The largest symmetry the inputs allow (order 1 when none); `why_not` says what ruled out the
-// dimensions that were left out, for the report.
-RankSymmetry find_symmetry(const SimulationInput& in, std::string& why_not);
-
-// Turns the result of a run of representatives into the full run's: per-NPU figures, collectives, the
-// timeline, unreceived messages and counters copied to every class member. Stuck nodes are the caller's.
-void expand_symmetric_result(const RankSymmetry& sym, const GroupTable& groups, RunResult& r);
 
 } // namespace astrolabe
