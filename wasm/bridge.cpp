@@ -179,6 +179,12 @@ EMSCRIPTEN_KEEPALIVE void astro_cancel() {
     app().cancel();
 }
 
+// Test hook (web/tests/session_checks.cjs): the next run step fails an internal assert, as a bug would; the
+// run must end with a message while the page keeps working.
+EMSCRIPTEN_KEEPALIVE void astro_test_inject_internal_error() {
+    app().inject_internal_error();
+}
+
 EMSCRIPTEN_KEEPALIVE const char* astro_report() {
     return app().report_json().c_str();
 }

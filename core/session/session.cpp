@@ -108,8 +108,8 @@ Result<std::unique_ptr<Session>> Session::open(config::Scenario scenario, const 
         s->sim_ = std::move(built.value());
     } catch (const std::bad_alloc&) {
         return Status::error("out of memory while loading the traces");
-    } catch (const InternalError& e) {
-        return Status::error(e.what());
+    } catch (const std::exception& e) {
+        return Status::error(e.what()); // InternalError above all: a bug, reported, not a crash
     }
     s->phase_ = SessionPhase::Running;
     return s;

@@ -5,6 +5,7 @@
 #include "core/network/congestion_network.h"
 #include "core/network/flow_network.h"
 #include "core/network/topology.h"
+#include "core/simulation/symmetry_search.h"
 #include "core/system/collectives/phase_plan.h"
 
 #include <algorithm>

@@ -145,3 +145,24 @@ TEST_CASE("network YAML: a binary file is refused at its first control byte", "[
                              "n.yml")
               .is_ok());
 }
+
+TEST_CASE("network YAML: NPU counts whose product overflows 64 bits name the NPU limit",
+          "[config][network]") {
+    // 65536^4 = 2^64: a 64-bit product wraps around to 0, which once read as "no dimensions". Each count
+    // is legal alone (at most 2^24); the product is what exceeds the limit, and the message says so.
+    auto r =
+        parse_network_yaml("topology: [Ring, Ring, Ring, Ring]\nnpus_count: [65536, 65536, 65536, 65536]\n"
+                           "bandwidth: [1, 1, 1, 1]\nlatency: [1, 1, 1, 1]\n",
+                           "big.yml");
+    REQUIRE_FALSE(r.is_ok());
+    CHECK_THAT(r.status().message(),
+               Contains("big.yml: npus_count: the dimensions multiply to "
+                        "18446744073709551616 NPUs, which exceeds the limit of 16777216 NPUs"));
+}
+
+TEST_CASE("network YAML: a misspelt topology suggests the nearest spelling", "[config][network]") {
+    auto r = parse_network_yaml("topology: [ring]\nnpus_count: [4]\nbandwidth: [1]\nlatency: [1]\n", "n.yml");
+    REQUIRE_FALSE(r.is_ok());
+    CHECK_THAT(r.status().message(), Contains("\"ring\" is not a topology; Ring, FullyConnected or Switch "
+                                              "was expected (did you mean 'Ring'?)"));
+}

@@ -58,6 +58,10 @@ TEST_CASE("warnings: load warnings, modelling notes and unreceived messages, cou
         CHECK(count_of(w, "npu" + std::to_string(i) + ".et: 1 compute node(s) have neither") == 1);
     CHECK(count_of(w, "BROADCAST replayed") == 4);
     CHECK(count_of(w, "never received") == 1);
+    // The CLI prints the summary on stdout and this warning on stderr: the summary does not repeat it.
+    CHECK(report_summary(r, ctx).find("never received") == std::string::npos);
+    CHECK(run_warnings_text(r).rfind(
+              "warning: 1 message(s) were sent but never received, e.g. NPU 0 -> NPU 1", 0) == 0);
     // Sorted by text, so the list does not depend on the order the sources reported in.
     for (size_t i = 1; i < w.size(); ++i)
         CHECK(w[i - 1].at("message").get<std::string>() < w[i].at("message").get<std::string>());

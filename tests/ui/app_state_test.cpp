@@ -142,3 +142,22 @@ TEST_CASE("browser app: the Compare tab keeps the previous run, and the critical
     CHECK_THAT(app.current_run()->label, Contains("sample allreduce_ring8"));
     CHECK(app.critical_path().end_ns == app.result()->total_ns);
 }
+
+TEST_CASE("browser app: an internal error during a run ends it with a message and the app runs on",
+          "[ui][session]") {
+    // The browser's main loop calls App::step every frame; a failed SIM_ASSERT inside must not escape it.
+    App app(ASTROLABE_SAMPLES_DIR);
+    REQUIRE(app.load_sample("allreduce_ring8").is_ok());
+    app.inject_internal_error();
+    REQUIRE(app.start_run());
+    REQUIRE_NOTHROW(app.step(5));
+    CHECK(app.phase() == RunPhase::Failed);
+    CHECK_THAT(app.message(), Contains("the run failed: internal error at"));
+    CHECK(app.result() == nullptr);
+    CHECK(app.report_json().empty());
+    // The next run is unaffected: the sample's golden total, 4 * (20000 + 64440) ns.
+    run_like_frames(app, 5);
+    REQUIRE(app.result());
+    CHECK(app.result()->total_ns == 337760);
+    CHECK(app.message().empty());
+}

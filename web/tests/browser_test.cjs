@@ -18,6 +18,7 @@ const { serve } = require('../serve.cjs');
 const { stageChecks } = require('./stage_checks.cjs');
 const { hardwareChecks } = require('./hardware_checks.cjs');
 const { runMouseChecks } = require('./mouse_checks.cjs');
+const { sessionChecks } = require('./session_checks.cjs');
 
 const [webDir, cli, samplesDir] = process.argv.slice(2);
 if (!webDir || !cli || !samplesDir) {
@@ -229,6 +230,7 @@ async function openApp(browser, url) {
     await page.evaluate((n) => window.astrolabe.loadSample(n), first);
     const after = await page.evaluate(async () => (await window.astrolabe.run()).total_ns);
     check(after === sampleNative.total_ns, 'the page still runs a sample afterwards');
+    await sessionChecks(page, check, first, sampleNative.total_ns);
     check(errors.length === 0, 'no script errors in the page', errors.join('\n'));
     await context.close();
     await hardwareChecks({ browser, base, cli, samplesDir, check });

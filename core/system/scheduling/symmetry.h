@@ -13,10 +13,11 @@
 // symmetry, as the message that x's representative b receives from the representative's image under the
 // translation taking x to b; the P2P matcher files it under that key (see P2PMatcher::set_symmetry).
 //
-// What keeps positions along d apart, and so turns the reduction off for the dimension or the run:
 // Link contention (congestion and flow models) is no obstacle: Ring, Switch and FullyConnected links map
 // onto links under every translation used (Ring dimensions are only translated whole), so each link's
 // traffic equals its image's, and the models keep one link per class (NpuFold, link_topology.h).
+//
+// What keeps positions along d apart, and so turns the reduction off for the dimension or the run:
 // - halving-doubling and double-binary-tree phases on d (their partners are not translation-invariant);
 //   ring and direct phases talk to relative positions and are;
 // - per-NPU overrides, custom collective ETs, memory shared between NPUs;
@@ -25,6 +26,7 @@
 //   neighbours would differ): such a digit is given up.
 // Ties: NPUs that ASTRA-sim's same-tick order treats differently (NPU 0 runs first at each tick) still
 // finish at the same ns in every case we have; the equality tests below are what vouches for it.
+// Finding the symmetry and expanding the results: core/simulation/symmetry_search.h.
 // Simulated results equal the full run's to the ns: tests/system/symmetry_test.cpp runs both on every
 // ASTRA-sim reference case, the samples and generated workloads and compares the whole reports.
 #pragma once
@@ -38,9 +40,6 @@
 #include <vector>
 
 namespace astrolabe {
-
-struct SimulationInput;
-struct RunResult;
 
 class RankSymmetry {
 public:
@@ -87,17 +86,5 @@ private:
     const GroupTable& groups_;
     std::unordered_map<uint64_t, std::vector<int>> by_hash_;
 };
-
-// The largest symmetry the inputs allow (order 1 when none); `why_not` says what ruled out the
-// dimensions that were left out, for the report. With in.translation_proof the traces are not compared
-// (a generator vouches for them) and graphs still pending are built only for representatives it looks at.
-RankSymmetry find_symmetry(SimulationInput& in, std::string& why_not);
-
-// Builds the pending graphs the run needs: the representatives' under `sym`, every one without symmetry.
-Status ensure_graphs(SimulationInput& in, const RankSymmetry& sym);
-
-// Turns the result of a run of representatives into the full run's: per-NPU figures, collectives, the
-// timeline, unreceived messages and counters copied to every class member. Stuck nodes are the caller's.
-void expand_symmetric_result(const RankSymmetry& sym, const GroupTable& groups, RunResult& r);
 
 } // namespace astrolabe
