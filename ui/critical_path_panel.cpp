@@ -15,7 +15,7 @@ void draw_critical_path(App& app, View& view) {
         ImGui::TextDisabled("no critical path: the run has no timeline records");
         return;
     }
-    const auto& graphs = app.simulation()->input().graphs;
+    const auto& graphs = app.session()->simulation().input().graphs;
     std::vector<uint32_t> npus;
     for (const auto& s : cp.steps)
         npus.push_back(s.npu);

@@ -2,6 +2,8 @@
 // run), and the hottest links listed. Only the link models (congestion, flow) have links to show.
 #include "ui/ui.h"
 
+#include "core/config/spellings.h"
+
 #include <imgui.h>
 
 #include <algorithm>
@@ -95,7 +97,7 @@ void draw_topology(const TopologyLayout& layout, const config::NetworkConfig& ne
 void draw_network(App& app, View& view) {
     const RunResult& r = *app.result();
     const auto& links = r.links;
-    const config::NetworkConfig& net = app.simulation()->input().network;
+    const config::NetworkConfig& net = app.session()->simulation().input().network;
     if (view.layout_for != &r || view.layout_events != r.events) {
         view.layout = layout_topology(net);
         view.layout_for = &r;
@@ -105,7 +107,7 @@ void draw_network(App& app, View& view) {
     std::string dims;
     for (size_t d = 0; d < net.dims.size(); ++d)
         dims += std::string(d ? ", " : "") + "dimension " + std::to_string(d) + ": " +
-                config::topology_name(net.dims[d].topology) + " of " + std::to_string(net.dims[d].npus);
+                config::name_of(net.dims[d].topology) + " of " + std::to_string(net.dims[d].npus);
     ImGui::TextWrapped("%s (dimension 0 innermost; circles NPUs, squares switches; hover for names)",
                        dims.c_str());
     if (links.empty()) {
