@@ -3,9 +3,10 @@
 #include "core/config/config_parse.h"
 #include "core/generate/microbench.h"
 #include "core/session/collective_perf.h"
-#include "native/args.h"
-#include "native/commands.h"
 #include "host/files.h"
+#include "native/args.h"
+#include "native/command_args.h"
+#include "native/commands.h"
 
 #include <cstdio>
 
@@ -33,14 +34,12 @@ int collective_perf_command(const std::vector<std::string>& argv_in) {
     std::vector<std::string> argv;
     for (const auto& a : argv_in)
         argv.push_back(a == "-b" ? "--minbytes" : a == "-e" ? "--maxbytes" : a == "-f" ? "--stepfactor" : a);
-    auto parsed = parse_args(argv, kOptions);
-    if (!parsed.is_ok()) return fail(parsed.status().message());
-    const Args& a = parsed.value();
-    if (a.has("help")) {
-        std::printf("astrolabe collective-perf: nccl-tests' table for a described system, simulated\n\n%s",
-                    options_help(kOptions).c_str());
-        return 0;
-    }
+    int exit_code = 0;
+    auto parsed = parse_command_line(
+        argv, kOptions, "astrolabe collective-perf: nccl-tests' table for a described system, simulated\n\n",
+        exit_code);
+    if (!parsed) return exit_code;
+    const Args& a = *parsed;
     Status problems;
     CollectivePerfRequest req;
     if (!a.positionals.empty())

@@ -4,6 +4,7 @@
 #include "core/compute/systolic.h"
 #include "core/config/spellings.h"
 #include "native/args.h"
+#include "native/command_args.h"
 #include "native/commands.h"
 
 #include <algorithm>
@@ -54,15 +55,14 @@ bool parse_dims(const std::string& s, char sep, size_t n, std::vector<uint64_t>&
 } // namespace
 
 int compute_command(const std::vector<std::string>& argv) {
-    auto parsed = parse_args(argv, kComputeOptions);
-    if (!parsed.is_ok()) return fail(parsed.status().message());
-    const Args& a = parsed.value();
-    if (a.has("help")) {
-        std::printf("astrolabe compute: cycles of one GEMM on the systolic-array model (SCALE-Sim's "
-                    "conventions)\n\n%s",
-                    options_help(kComputeOptions).c_str());
-        return 0;
-    }
+    int exit_code = 0;
+    auto parsed =
+        parse_command_line(argv, kComputeOptions,
+                           "astrolabe compute: cycles of one GEMM on the systolic-array model (SCALE-Sim's "
+                           "conventions)\n\n",
+                           exit_code);
+    if (!parsed) return exit_code;
+    const Args& a = *parsed;
     Status problems;
     if (!a.positionals.empty()) problems.add("compute: unexpected argument '" + a.positionals[0] + "'");
     std::string model = a.get("model", "systolic");
