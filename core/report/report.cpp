@@ -21,6 +21,18 @@ double systolic_utilization(const NpuStats& s, uint64_t pes) {
     return 100.0 * s.systolic_macs / (static_cast<double>(s.systolic_cycles) * static_cast<double>(pes));
 }
 
+// `key: [ {...}, ... ]`, one object per item, its fields written by `fields(item)`.
+template <class Items, class Fields>
+void object_array(JsonWriter& w, const char* key, const Items& items, Fields fields) {
+    w.key(key).begin_array();
+    for (const auto& item : items) {
+        w.begin_object();
+        fields(item);
+        w.end_object();
+    }
+    w.end_array();
+}
+
 } // namespace
 
 std::string report_json(const RunResult& r, const ReportContext& ctx) {
@@ -67,9 +79,7 @@ std::string report_json(const RunResult& r, const ReportContext& ctx) {
         w.end_object();
     }
     w.end_array();
-    w.key("collectives").begin_array();
-    for (const auto& c : r.stats.collectives) {
-        w.begin_object();
+    object_array(w, "collectives", r.stats.collectives, [&](const auto& c) {
         w.field("type", trace::collective_type_name(c.type));
         w.field("bytes", c.bytes);
         w.field("group", group_name(c.group_id));
@@ -77,12 +87,8 @@ std::string report_json(const RunResult& r, const ReportContext& ctx) {
         w.field("npus", static_cast<uint64_t>(c.npus));
         w.field("start_ns", c.start_ns);
         w.field("end_ns", c.end_ns);
-        w.end_object();
-    }
-    w.end_array();
-    w.key("links").begin_array();
-    for (const auto& l : r.links) {
-        w.begin_object();
+    });
+    object_array(w, "links", r.links, [&](const auto& l) {
         w.field("src", uint64_t(l.src)).field("dst", uint64_t(l.dst));
         w.field("src_name", l.src_name).field("dst_name", l.dst_name);
         w.field("dim", uint64_t(l.dim));
@@ -90,46 +96,29 @@ std::string report_json(const RunResult& r, const ReportContext& ctx) {
         w.field("busy_ns", l.busy_ns);
         w.field("utilization", r.total_ns > 0 ? static_cast<double>(l.busy_ns) / double(r.total_ns) : 0.0);
         w.field("peak_queue", l.peak_queue);
-        w.end_object();
-    }
-    w.end_array();
+    });
     w.key("network").begin_object();
     w.field("messages", r.messages);
     w.field("bytes", r.message_bytes);
     w.end_object();
-    w.key("notes").begin_array();
-    for (const auto& [msg, count] : r.stats.notes) {
-        w.begin_object();
+    object_array(w, "notes", r.stats.notes, [&](const auto& item) {
+        const auto& [msg, count] = item;
         w.field("message", msg);
         w.field("count", count);
-        w.end_object();
-    }
-    w.end_array();
-    w.key("stuck").begin_array();
-    for (const auto& s : r.stuck) {
-        w.begin_object();
+    });
+    object_array(w, "stuck", r.stuck, [&](const auto& s) {
         w.field("npu", static_cast<uint64_t>(s.npu));
         w.field("node", s.node_id);
         w.field("what", s.what);
-        w.end_object();
-    }
-    w.end_array();
-    w.key("unreceived_messages").begin_array();
-    for (const auto& m : r.unreceived) {
-        w.begin_object();
+    });
+    object_array(w, "unreceived_messages", r.unreceived, [&](const auto& m) {
         w.field("src", uint64_t(m.key.src)).field("dst", uint64_t(m.key.dst));
         w.field("tag", m.key.tag).field("bytes", m.key.bytes);
-        w.end_object();
-    }
-    w.end_array();
-    w.key("warnings").begin_array();
-    for (const auto& warning : collect_warnings(ctx.load_warnings, r)) {
-        w.begin_object();
+    });
+    object_array(w, "warnings", collect_warnings(ctx.load_warnings, r), [&](const auto& warning) {
         w.field("message", warning.message);
         w.field("count", warning.count);
-        w.end_object();
-    }
-    w.end_array();
+    });
     w.key("engine").begin_object();
     w.field("events", r.events);
     w.field("peak_queue", r.peak_queue);
