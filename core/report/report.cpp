@@ -21,18 +21,6 @@ double systolic_utilization(const NpuStats& s, uint64_t pes) {
     return 100.0 * s.systolic_macs / (static_cast<double>(s.systolic_cycles) * static_cast<double>(pes));
 }
 
-// `key: [ {...}, ... ]`, one object per item, its fields written by `fields(item)`.
-template <class Items, class Fields>
-void object_array(JsonWriter& w, const char* key, const Items& items, Fields fields) {
-    w.key(key).begin_array();
-    for (const auto& item : items) {
-        w.begin_object();
-        fields(item);
-        w.end_object();
-    }
-    w.end_array();
-}
-
 } // namespace
 
 std::string report_json(const RunResult& r, const ReportContext& ctx) {
@@ -79,7 +67,7 @@ std::string report_json(const RunResult& r, const ReportContext& ctx) {
         w.end_object();
     }
     w.end_array();
-    object_array(w, "collectives", r.stats.collectives, [&](const auto& c) {
+    w.object_array("collectives", r.stats.collectives, [&](const auto& c) {
         w.field("type", trace::collective_type_name(c.type));
         w.field("bytes", c.bytes);
         w.field("group", group_name(c.group_id));
@@ -88,7 +76,7 @@ std::string report_json(const RunResult& r, const ReportContext& ctx) {
         w.field("start_ns", c.start_ns);
         w.field("end_ns", c.end_ns);
     });
-    object_array(w, "links", r.links, [&](const auto& l) {
+    w.object_array("links", r.links, [&](const auto& l) {
         w.field("src", uint64_t(l.src)).field("dst", uint64_t(l.dst));
         w.field("src_name", l.src_name).field("dst_name", l.dst_name);
         w.field("dim", uint64_t(l.dim));
@@ -101,21 +89,21 @@ std::string report_json(const RunResult& r, const ReportContext& ctx) {
     w.field("messages", r.messages);
     w.field("bytes", r.message_bytes);
     w.end_object();
-    object_array(w, "notes", r.stats.notes, [&](const auto& item) {
+    w.object_array("notes", r.stats.notes, [&](const auto& item) {
         const auto& [msg, count] = item;
         w.field("message", msg);
         w.field("count", count);
     });
-    object_array(w, "stuck", r.stuck, [&](const auto& s) {
+    w.object_array("stuck", r.stuck, [&](const auto& s) {
         w.field("npu", static_cast<uint64_t>(s.npu));
         w.field("node", s.node_id);
         w.field("what", s.what);
     });
-    object_array(w, "unreceived_messages", r.unreceived, [&](const auto& m) {
+    w.object_array("unreceived_messages", r.unreceived, [&](const auto& m) {
         w.field("src", uint64_t(m.key.src)).field("dst", uint64_t(m.key.dst));
         w.field("tag", m.key.tag).field("bytes", m.key.bytes);
     });
-    object_array(w, "warnings", collect_warnings(ctx.load_warnings, r), [&](const auto& warning) {
+    w.object_array("warnings", collect_warnings(ctx.load_warnings, r), [&](const auto& warning) {
         w.field("message", warning.message);
         w.field("count", warning.count);
     });
