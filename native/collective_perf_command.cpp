@@ -29,17 +29,15 @@ const std::vector<OptionSpec> kOptions = {
 
 } // namespace
 
+constexpr const char* kCollectivePerfUsage =
+    "astrolabe collective-perf: nccl-tests' table for a described system, simulated\n\n";
+
 int collective_perf_command(const std::vector<std::string>& argv_in) {
     // nccl-tests' short flags.
-    std::vector<std::string> argv;
-    for (const auto& a : argv_in)
-        argv.push_back(a == "-b" ? "--minbytes" : a == "-e" ? "--maxbytes" : a == "-f" ? "--stepfactor" : a);
-    int exit_code = 0;
-    auto parsed = parse_command_line(
-        argv, kOptions, "astrolabe collective-perf: nccl-tests' table for a described system, simulated\n\n",
-        exit_code);
-    if (!parsed) return exit_code;
-    const Args& a = *parsed;
+    const std::vector<std::string> argv =
+        expand_short_flags(argv_in, {{"-b", "--minbytes"}, {"-e", "--maxbytes"}, {"-f", "--stepfactor"}});
+    Args a;
+    if (int rc = parse_command_line(argv, kOptions, kCollectivePerfUsage, a); rc != kParsed) return rc;
     Status problems;
     CollectivePerfRequest req;
     if (!a.positionals.empty())

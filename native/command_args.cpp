@@ -6,20 +6,25 @@
 
 namespace astrolabe::cli {
 
-std::optional<Args> parse_command_line(const std::vector<std::string>& argv,
-                                       const std::vector<OptionSpec>& specs, const std::string& usage,
-                                       int& exit_code) {
+int parse_command_line(const std::vector<std::string>& argv, const std::vector<OptionSpec>& specs,
+                       const std::string& usage, Args& out) {
     auto parsed = parse_args(argv, specs);
-    if (!parsed.is_ok()) {
-        exit_code = fail(parsed.status().message());
-        return std::nullopt;
-    }
+    if (!parsed.is_ok()) return fail(parsed.status().message());
     if (parsed.value().has("help")) {
         std::printf("%s%s", usage.c_str(), options_help(specs).c_str());
-        exit_code = 0;
-        return std::nullopt;
+        return 0;
     }
-    return parsed.value();
+    out = std::move(parsed.value());
+    return kParsed;
+}
+
+std::vector<std::string> expand_short_flags(std::vector<std::string> argv,
+                                            const std::map<std::string, std::string>& shorts) {
+    for (auto& a : argv) {
+        auto it = shorts.find(a);
+        if (it != shorts.end()) a = it->second;
+    }
+    return argv;
 }
 
 } // namespace astrolabe::cli

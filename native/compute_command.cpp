@@ -54,15 +54,12 @@ bool parse_dims(const std::string& s, char sep, size_t n, std::vector<uint64_t>&
 
 } // namespace
 
+constexpr const char* kComputeUsage =
+    "astrolabe compute: cycles of one GEMM on the systolic-array model (SCALE-Sim's conventions)\n\n";
+
 int compute_command(const std::vector<std::string>& argv) {
-    int exit_code = 0;
-    auto parsed =
-        parse_command_line(argv, kComputeOptions,
-                           "astrolabe compute: cycles of one GEMM on the systolic-array model (SCALE-Sim's "
-                           "conventions)\n\n",
-                           exit_code);
-    if (!parsed) return exit_code;
-    const Args& a = *parsed;
+    Args a;
+    if (int rc = parse_command_line(argv, kComputeOptions, kComputeUsage, a); rc != kParsed) return rc;
     Status problems;
     if (!a.positionals.empty()) problems.add("compute: unexpected argument '" + a.positionals[0] + "'");
     std::string model = a.get("model", "systolic");

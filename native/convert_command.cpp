@@ -36,10 +36,8 @@ bool ends_with(const std::string& s, const char* suffix) {
 } // namespace
 
 int convert_command(const std::vector<std::string>& argv) {
-    int exit_code = 0;
-    auto parsed = parse_command_line(argv, kConvertOptions, kConvertHelp, exit_code);
-    if (!parsed) return exit_code;
-    const Args& a = *parsed;
+    Args a;
+    if (int rc = parse_command_line(argv, kConvertOptions, kConvertHelp, a); rc != kParsed) return rc;
     if (a.positionals.size() != 2)
         return fail("convert: expected two arguments, IN and OUT (got " +
                     std::to_string(a.positionals.size()) + "); see astrolabe convert --help");

@@ -64,16 +64,13 @@ bool parse_uint(const std::string& s, uint64_t& out) {
     return true;
 }
 
+constexpr const char* kMicrobenchUsage =
+    "astrolabe generate microbench: one collective per step on every NPU\n\n";
+
 int microbench(const std::vector<std::string>& argv) {
-    std::vector<std::string> args = argv;
-    for (auto& a : args)
-        if (a == "-o") a = "--output";
-    int exit_code = 0;
-    auto parsed = parse_command_line(
-        args, kMicrobenchOptions, "astrolabe generate microbench: one collective per step on every NPU\n\n",
-        exit_code);
-    if (!parsed) return exit_code;
-    const Args& a = *parsed;
+    const std::vector<std::string> args = expand_short_flags(argv, {{"-o", "--output"}});
+    Args a;
+    if (int rc = parse_command_line(args, kMicrobenchOptions, kMicrobenchUsage, a); rc != kParsed) return rc;
     Status problems;
     generate::MicrobenchParams p;
     std::string coll = a.get("collective", "all_reduce");
@@ -219,10 +216,8 @@ int transformer(const std::vector<std::string>& argv, generate::Phase default_ph
                         "steps as Chakra traces\npresets:";
     for (const auto& n : generate::preset_names())
         usage += " " + n;
-    int exit_code = 0;
-    auto parsed = parse_command_line(args, specs, usage + "\n\n", exit_code);
-    if (!parsed) return exit_code;
-    const Args& a = *parsed;
+    Args a;
+    if (int rc = parse_command_line(args, specs, usage + "\n\n", a); rc != kParsed) return rc;
     if (!a.positionals.empty())
         return fail("generate: unexpected argument '" + a.positionals[0] + "' (see --help)");
     generate::TransformerParams p;

@@ -237,18 +237,16 @@ std::string summary_json(const trace::TraceSummary& s, const std::string& worklo
 
 // [SECTION] the command
 
+constexpr const char* kInspectUsage =
+    "astrolabe inspect P [--json]: what a trace set holds (node types, collectives, sizes, deps,\n"
+    "attributes, comm groups) and what looks wrong in it\n\n"
+    "P is a workload as `run` takes it: a prefix (NPU i reads P.i.et, read until the next rank's\n"
+    "file is missing), a directory of <name>.<rank>.et files, or one .et file (or one .json trace\n"
+    "as `astrolabe convert` writes it).\n\n";
+
 int inspect_command(const std::vector<std::string>& argv) {
-    int exit_code = 0;
-    auto parsed = parse_command_line(
-        argv, kInspectOptions,
-        "astrolabe inspect P [--json]: what a trace set holds (node types, collectives, sizes, deps,\n"
-        "attributes, comm groups) and what looks wrong in it\n\n"
-        "P is a workload as `run` takes it: a prefix (NPU i reads P.i.et, read until the next rank's\n"
-        "file is missing), a directory of <name>.<rank>.et files, or one .et file (or one .json trace\n"
-        "as `astrolabe convert` writes it).\n\n",
-        exit_code);
-    if (!parsed) return exit_code;
-    const Args& a = *parsed;
+    Args a;
+    if (int rc = parse_command_line(argv, kInspectOptions, kInspectUsage, a); rc != kParsed) return rc;
     if (a.positionals.size() != 1)
         return fail("inspect: expected one workload argument P (got " + std::to_string(a.positionals.size()) +
                     "); see astrolabe inspect --help");

@@ -24,17 +24,13 @@ const std::vector<OptionSpec> kRescaleOptions = {
 
 } // namespace
 
+constexpr const char* kRescaleUsage =
+    "astrolabe rescale P --npus M -o Q: a data-parallel trace set for N NPUs rewritten for M\n\n";
+
 int rescale_command(const std::vector<std::string>& argv) {
-    std::vector<std::string> args = argv;
-    for (auto& a : args)
-        if (a == "-o") a = "--output";
-    int exit_code = 0;
-    auto parsed = parse_command_line(
-        args, kRescaleOptions,
-        "astrolabe rescale P --npus M -o Q: a data-parallel trace set for N NPUs rewritten for M\n\n",
-        exit_code);
-    if (!parsed) return exit_code;
-    const Args& a = *parsed;
+    const std::vector<std::string> args = expand_short_flags(argv, {{"-o", "--output"}});
+    Args a;
+    if (int rc = parse_command_line(args, kRescaleOptions, kRescaleUsage, a); rc != kParsed) return rc;
     Status problems;
     if (a.positionals.size() != 1) problems.add("rescale: one input workload P was expected (see --help)");
     if (!a.has("output")) problems.add("-o/--output: missing; the output prefix is required");

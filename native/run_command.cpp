@@ -250,11 +250,11 @@ int fail(const std::string& message) {
     return 2;
 }
 
+constexpr const char* kRunUsage = "astrolabe run: simulate a workload\n\n";
+
 int run_command(const std::vector<std::string>& argv) {
-    int exit_code = 0;
-    auto parsed = parse_command_line(argv, kRunOptions, "astrolabe run: simulate a workload\n\n", exit_code);
-    if (!parsed) return exit_code;
-    const Args& a = *parsed;
+    Args a;
+    if (int rc = parse_command_line(argv, kRunOptions, kRunUsage, a); rc != kParsed) return rc;
     if (!a.positionals.empty())
         return fail("run: unexpected argument '" + a.positionals[0] + "' (see --help)");
     // Values with a fixed set of choices are checked first, so the message names the flag given.

@@ -152,13 +152,12 @@ uint64_t default_jobs() {
     return std::max(1u, std::thread::hardware_concurrency());
 }
 
+constexpr const char* kSearchMainUsage =
+    "astrolabe search SPEC.json --out DIR: search a design space (docs/search.md)\n\n";
+
 int search_main(const std::vector<std::string>& argv, const MpiSearch& mpi) {
-    int exit_code = 0;
-    auto parsed = parse_command_line(
-        argv, kSearchOptions,
-        "astrolabe search SPEC.json --out DIR: search a design space (docs/search.md)\n\n", exit_code);
-    if (!parsed) return exit_code;
-    const Args& a = *parsed;
+    Args a;
+    if (int rc = parse_command_line(argv, kSearchOptions, kSearchMainUsage, a); rc != kParsed) return rc;
     Status problems;
     if (a.positionals.size() != 1)
         problems.add("search: one spec file (astrolabe.search/1 JSON) was expected");

@@ -22,13 +22,12 @@ const std::vector<OptionSpec> kShareOptions = {
 
 } // namespace
 
+constexpr const char* kShareUsage =
+    "astrolabe share SCENARIO: print the browser's share link for a scenario file\n\n";
+
 int share_command(const std::vector<std::string>& argv) {
-    int exit_code = 0;
-    auto parsed = parse_command_line(
-        argv, kShareOptions,
-        "astrolabe share SCENARIO: print the browser's share link for a scenario file\n\n", exit_code);
-    if (!parsed) return exit_code;
-    const Args& a = *parsed;
+    Args a;
+    if (int rc = parse_command_line(argv, kShareOptions, kShareUsage, a); rc != kParsed) return rc;
     if (a.positionals.size() != 1)
         return fail("share: expected one argument, the scenario JSON file; see astrolabe share --help");
     const std::string& path = a.positionals[0];
