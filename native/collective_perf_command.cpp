@@ -3,9 +3,10 @@
 #include "core/config/config_parse.h"
 #include "core/generate/microbench.h"
 #include "core/session/collective_perf.h"
-#include "native/args.h"
-#include "native/commands.h"
 #include "host/files.h"
+#include "native/args.h"
+#include "native/command_args.h"
+#include "native/commands.h"
 
 #include <cstdio>
 
@@ -28,19 +29,15 @@ const std::vector<OptionSpec> kOptions = {
 
 } // namespace
 
+constexpr const char* kCollectivePerfUsage =
+    "astrolabe collective-perf: nccl-tests' table for a described system, simulated\n\n";
+
 int collective_perf_command(const std::vector<std::string>& argv_in) {
     // nccl-tests' short flags.
-    std::vector<std::string> argv;
-    for (const auto& a : argv_in)
-        argv.push_back(a == "-b" ? "--minbytes" : a == "-e" ? "--maxbytes" : a == "-f" ? "--stepfactor" : a);
-    auto parsed = parse_args(argv, kOptions);
-    if (!parsed.is_ok()) return fail(parsed.status().message());
-    const Args& a = parsed.value();
-    if (a.has("help")) {
-        std::printf("astrolabe collective-perf: nccl-tests' table for a described system, simulated\n\n%s",
-                    options_help(kOptions).c_str());
-        return 0;
-    }
+    const std::vector<std::string> argv =
+        expand_short_flags(argv_in, {{"-b", "--minbytes"}, {"-e", "--maxbytes"}, {"-f", "--stepfactor"}});
+    Args a;
+    if (int rc = parse_command_line(argv, kOptions, kCollectivePerfUsage, a); rc != kParsed) return rc;
     Status problems;
     CollectivePerfRequest req;
     if (!a.positionals.empty())

@@ -4,6 +4,7 @@
 #include "core/compute/systolic.h"
 #include "core/config/spellings.h"
 #include "native/args.h"
+#include "native/command_args.h"
 #include "native/commands.h"
 
 #include <algorithm>
@@ -53,16 +54,12 @@ bool parse_dims(const std::string& s, char sep, size_t n, std::vector<uint64_t>&
 
 } // namespace
 
+constexpr const char* kComputeUsage =
+    "astrolabe compute: cycles of one GEMM on the systolic-array model (SCALE-Sim's conventions)\n\n";
+
 int compute_command(const std::vector<std::string>& argv) {
-    auto parsed = parse_args(argv, kComputeOptions);
-    if (!parsed.is_ok()) return fail(parsed.status().message());
-    const Args& a = parsed.value();
-    if (a.has("help")) {
-        std::printf("astrolabe compute: cycles of one GEMM on the systolic-array model (SCALE-Sim's "
-                    "conventions)\n\n%s",
-                    options_help(kComputeOptions).c_str());
-        return 0;
-    }
+    Args a;
+    if (int rc = parse_command_line(argv, kComputeOptions, kComputeUsage, a); rc != kParsed) return rc;
     Status problems;
     if (!a.positionals.empty()) problems.add("compute: unexpected argument '" + a.positionals[0] + "'");
     std::string model = a.get("model", "systolic");

@@ -4,6 +4,7 @@
 #include "core/trace/trace_reader.h"
 #include "host/files.h"
 #include "native/args.h"
+#include "native/command_args.h"
 #include "native/commands.h"
 
 #include <cstdio>
@@ -35,13 +36,8 @@ bool ends_with(const std::string& s, const char* suffix) {
 } // namespace
 
 int convert_command(const std::vector<std::string>& argv) {
-    auto parsed = parse_args(argv, kConvertOptions);
-    if (!parsed.is_ok()) return fail(parsed.status().message());
-    const Args& a = parsed.value();
-    if (a.has("help")) {
-        std::printf("%s%s", kConvertHelp, options_help(kConvertOptions).c_str());
-        return 0;
-    }
+    Args a;
+    if (int rc = parse_command_line(argv, kConvertOptions, kConvertHelp, a); rc != kParsed) return rc;
     if (a.positionals.size() != 2)
         return fail("convert: expected two arguments, IN and OUT (got " +
                     std::to_string(a.positionals.size()) + "); see astrolabe convert --help");

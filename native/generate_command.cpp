@@ -5,6 +5,7 @@
 #include "core/trace/trace_reader.h"
 #include "host/files.h"
 #include "native/args.h"
+#include "native/command_args.h"
 #include "native/commands.h"
 #include "native/progress.h"
 #include "native/suggest.h"
@@ -63,18 +64,13 @@ bool parse_uint(const std::string& s, uint64_t& out) {
     return true;
 }
 
+constexpr const char* kMicrobenchUsage =
+    "astrolabe generate microbench: one collective per step on every NPU\n\n";
+
 int microbench(const std::vector<std::string>& argv) {
-    std::vector<std::string> args = argv;
-    for (auto& a : args)
-        if (a == "-o") a = "--output";
-    auto parsed = parse_args(args, kMicrobenchOptions);
-    if (!parsed.is_ok()) return fail(parsed.status().message());
-    const Args& a = parsed.value();
-    if (a.has("help")) {
-        std::printf("astrolabe generate microbench: one collective per step on every NPU\n\n%s",
-                    options_help(kMicrobenchOptions).c_str());
-        return 0;
-    }
+    const std::vector<std::string> args = expand_short_flags(argv, {{"-o", "--output"}});
+    Args a;
+    if (int rc = parse_command_line(args, kMicrobenchOptions, kMicrobenchUsage, a); rc != kParsed) return rc;
     Status problems;
     generate::MicrobenchParams p;
     std::string coll = a.get("collective", "all_reduce");
@@ -216,19 +212,12 @@ std::string with_suggestion(const std::string& problem, const Args& a) {
 int transformer(const std::vector<std::string>& argv, generate::Phase default_phase) {
     const std::vector<std::string> args = normalize_flags(argv);
     const std::vector<OptionSpec> specs = transformer_options();
-    auto parsed = parse_args(args, specs);
-    if (!parsed.is_ok()) return fail(parsed.status().message());
-    const Args& a = parsed.value();
-    if (a.has("help")) {
-        std::string presets;
-        for (const auto& n : generate::preset_names())
-            presets += " " + n;
-        std::printf(
-            "astrolabe generate transformer|inference: a transformer training step or inference steps as "
-            "Chakra traces\npresets:%s\n\n%s",
-            presets.c_str(), options_help(specs).c_str());
-        return 0;
-    }
+    std::string usage = "astrolabe generate transformer|inference: a transformer training step or inference "
+                        "steps as Chakra traces\npresets:";
+    for (const auto& n : generate::preset_names())
+        usage += " " + n;
+    Args a;
+    if (int rc = parse_command_line(args, specs, usage + "\n\n", a); rc != kParsed) return rc;
     if (!a.positionals.empty())
         return fail("generate: unexpected argument '" + a.positionals[0] + "' (see --help)");
     generate::TransformerParams p;

@@ -6,8 +6,8 @@
 #include "core/config/config_parse.h"
 #include "core/trace/collective_profile.h"
 #include "core/trace/trace_reader.h"
-#include "native/commands.h"
 #include "host/files.h"
+#include "native/commands.h"
 
 #include <cstdio>
 #include <filesystem>

@@ -8,6 +8,7 @@
 #include "core/trace/trace_inspect.h"
 #include "host/files.h"
 #include "native/args.h"
+#include "native/command_args.h"
 #include "native/commands.h"
 #include "native/inspect_collectives.h"
 #include "native/progress.h"
@@ -236,20 +237,16 @@ std::string summary_json(const trace::TraceSummary& s, const std::string& worklo
 
 // [SECTION] the command
 
+constexpr const char* kInspectUsage =
+    "astrolabe inspect P [--json]: what a trace set holds (node types, collectives, sizes, deps,\n"
+    "attributes, comm groups) and what looks wrong in it\n\n"
+    "P is a workload as `run` takes it: a prefix (NPU i reads P.i.et, read until the next rank's\n"
+    "file is missing), a directory of <name>.<rank>.et files, or one .et file (or one .json trace\n"
+    "as `astrolabe convert` writes it).\n\n";
+
 int inspect_command(const std::vector<std::string>& argv) {
-    auto parsed = parse_args(argv, kInspectOptions);
-    if (!parsed.is_ok()) return fail(parsed.status().message());
-    const Args& a = parsed.value();
-    if (a.has("help")) {
-        std::printf(
-            "astrolabe inspect P [--json]: what a trace set holds (node types, collectives, sizes, deps,\n"
-            "attributes, comm groups) and what looks wrong in it\n\n"
-            "P is a workload as `run` takes it: a prefix (NPU i reads P.i.et, read until the next rank's\n"
-            "file is missing), a directory of <name>.<rank>.et files, or one .et file (or one .json trace\n"
-            "as `astrolabe convert` writes it).\n\n%s",
-            options_help(kInspectOptions).c_str());
-        return 0;
-    }
+    Args a;
+    if (int rc = parse_command_line(argv, kInspectOptions, kInspectUsage, a); rc != kParsed) return rc;
     if (a.positionals.size() != 1)
         return fail("inspect: expected one workload argument P (got " + std::to_string(a.positionals.size()) +
                     "); see astrolabe inspect --help");

@@ -28,8 +28,10 @@ const char* kUsage =
     "  astrolabe rescale P --npus M -o Q     a data-parallel trace set for N NPUs rewritten for M\n"
     "  astrolabe convert IN OUT              .et <-> .json (Chakra's JSON form)\n"
     "  astrolabe compute --model systolic --array RxC --dataflow os|ws|is --gemm M,N,K [--json]\n"
-    "  astrolabe collective-perf --op all_reduce --hardware HW.json -b 8 -e 16G -f 2 [--json]   nccl-tests' table\n"
-    "  astrolabe search SPEC.json --agent grid|random|ga|aco|bo|stdio --budget N --seed S --jobs J --out DIR\n"
+    "  astrolabe collective-perf --op all_reduce --hardware HW.json -b 8 -e 16G -f 2 [--json]   nccl-tests' "
+    "table\n"
+    "  astrolabe search SPEC.json --agent grid|random|ga|aco|bo|stdio --budget N --seed S --jobs J --out "
+    "DIR\n"
     "\n"
     "`astrolabe <command> --help` lists a command's options. Exit codes: 0 ok, 2 bad input (including runs "
     "that cannot complete), 3 a partial run (--max-sim-time, --max-wall-time or Ctrl-C stopped it).\n";

@@ -4,6 +4,7 @@
 #include "core/trace/trace_reader.h"
 #include "host/files.h"
 #include "native/args.h"
+#include "native/command_args.h"
 #include "native/commands.h"
 
 #include <cstdio>
@@ -23,19 +24,13 @@ const std::vector<OptionSpec> kRescaleOptions = {
 
 } // namespace
 
+constexpr const char* kRescaleUsage =
+    "astrolabe rescale P --npus M -o Q: a data-parallel trace set for N NPUs rewritten for M\n\n";
+
 int rescale_command(const std::vector<std::string>& argv) {
-    std::vector<std::string> args = argv;
-    for (auto& a : args)
-        if (a == "-o") a = "--output";
-    auto parsed = parse_args(args, kRescaleOptions);
-    if (!parsed.is_ok()) return fail(parsed.status().message());
-    const Args& a = parsed.value();
-    if (a.has("help")) {
-        std::printf(
-            "astrolabe rescale P --npus M -o Q: a data-parallel trace set for N NPUs rewritten for M\n\n%s",
-            options_help(kRescaleOptions).c_str());
-        return 0;
-    }
+    const std::vector<std::string> args = expand_short_flags(argv, {{"-o", "--output"}});
+    Args a;
+    if (int rc = parse_command_line(args, kRescaleOptions, kRescaleUsage, a); rc != kParsed) return rc;
     Status problems;
     if (a.positionals.size() != 1) problems.add("rescale: one input workload P was expected (see --help)");
     if (!a.has("output")) problems.add("-o/--output: missing; the output prefix is required");

@@ -10,6 +10,7 @@
 #include "host/files.h"
 #include "native/args.h"
 #include "native/cli_host.h"
+#include "native/command_args.h"
 #include "native/commands.h"
 #include "native/run_options.h"
 
@@ -249,14 +250,11 @@ int fail(const std::string& message) {
     return 2;
 }
 
+constexpr const char* kRunUsage = "astrolabe run: simulate a workload\n\n";
+
 int run_command(const std::vector<std::string>& argv) {
-    auto parsed = parse_args(argv, kRunOptions);
-    if (!parsed.is_ok()) return fail(parsed.status().message());
-    const Args& a = parsed.value();
-    if (a.has("help")) {
-        std::printf("astrolabe run: simulate a workload\n\n%s", options_help(kRunOptions).c_str());
-        return 0;
-    }
+    Args a;
+    if (int rc = parse_command_line(argv, kRunOptions, kRunUsage, a); rc != kParsed) return rc;
     if (!a.positionals.empty())
         return fail("run: unexpected argument '" + a.positionals[0] + "' (see --help)");
     // Values with a fixed set of choices are checked first, so the message names the flag given.

@@ -6,9 +6,10 @@
 // [SECTION] Evaluating batches
 // [SECTION] The command
 #include "core/search/search_run.h"
-#include "native/args.h"
-#include "native/commands.h"
 #include "host/files.h"
+#include "native/args.h"
+#include "native/command_args.h"
+#include "native/commands.h"
 #include "native/progress.h"
 #include "native/search_evaluator.h"
 #include "native/search_mpi.h"
@@ -151,15 +152,12 @@ uint64_t default_jobs() {
     return std::max(1u, std::thread::hardware_concurrency());
 }
 
+constexpr const char* kSearchMainUsage =
+    "astrolabe search SPEC.json --out DIR: search a design space (docs/search.md)\n\n";
+
 int search_main(const std::vector<std::string>& argv, const MpiSearch& mpi) {
-    auto parsed = parse_args(argv, kSearchOptions);
-    if (!parsed.is_ok()) return fail(parsed.status().message());
-    const Args& a = parsed.value();
-    if (a.has("help")) {
-        std::printf("astrolabe search SPEC.json --out DIR: search a design space (docs/search.md)\n\n%s",
-                    options_help(kSearchOptions).c_str());
-        return 0;
-    }
+    Args a;
+    if (int rc = parse_command_line(argv, kSearchOptions, kSearchMainUsage, a); rc != kParsed) return rc;
     Status problems;
     if (a.positionals.size() != 1)
         problems.add("search: one spec file (astrolabe.search/1 JSON) was expected");

@@ -4,6 +4,7 @@
 #include "core/session/share_link.h"
 #include "host/files.h"
 #include "native/args.h"
+#include "native/command_args.h"
 #include "native/commands.h"
 
 #include <cstdio>
@@ -21,15 +22,12 @@ const std::vector<OptionSpec> kShareOptions = {
 
 } // namespace
 
+constexpr const char* kShareUsage =
+    "astrolabe share SCENARIO: print the browser's share link for a scenario file\n\n";
+
 int share_command(const std::vector<std::string>& argv) {
-    auto parsed = parse_args(argv, kShareOptions);
-    if (!parsed.is_ok()) return fail(parsed.status().message());
-    const Args& a = parsed.value();
-    if (a.has("help")) {
-        std::printf("astrolabe share SCENARIO: print the browser's share link for a scenario file\n\n%s",
-                    options_help(kShareOptions).c_str());
-        return 0;
-    }
+    Args a;
+    if (int rc = parse_command_line(argv, kShareOptions, kShareUsage, a); rc != kParsed) return rc;
     if (a.positionals.size() != 1)
         return fail("share: expected one argument, the scenario JSON file; see astrolabe share --help");
     const std::string& path = a.positionals[0];

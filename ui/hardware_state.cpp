@@ -85,17 +85,13 @@ std::string HardwareState::summary_json() const {
     for (const auto& p : problems_.problems())
         w.value(p);
     w.end_array();
-    w.key("rows").begin_array();
-    for (const auto& r : rows_) {
-        w.begin_object();
+    w.object_array("rows", rows_, [&](const auto& r) {
         w.field("size_bytes", r.size_bytes);
         w.field("time_us", r.time_us);
         w.field("busbw_gbs", r.busbw_gbs);
         w.field("algo", config::nccl_algo_name(r.choice.algo));
         w.field("proto", config::nccl_proto_name(r.choice.proto));
-        w.end_object();
-    }
-    w.end_array();
+    });
     w.end_object();
     return w.str();
 }

@@ -37,6 +37,18 @@ public:
         return value(v);
     }
 
+    // `k: [{...}, ...]`, one object per item of `items`, its fields written by `fields(item)`.
+    template <typename Items, typename Fields>
+    JsonWriter& object_array(std::string_view k, const Items& items, Fields fields) {
+        key(k).begin_array();
+        for (const auto& item : items) {
+            begin_object();
+            fields(item);
+            end_object();
+        }
+        return end_array();
+    }
+
     const std::string& str() const { return out_; }
 
     static std::string escape(std::string_view s);

@@ -39,6 +39,11 @@ std::string describe(const json& v) {
     }
 }
 
+Status require_object(const json& v, const std::string& source, const char* what) {
+    if (v.is_object()) return Status();
+    return Status::error(source + ": the " + what + " is " + describe(v) + "; a JSON object was expected");
+}
+
 void Fields::read_uint(const char* key, uint64_t& out, uint64_t min, uint64_t max) {
     if (!has(key)) return;
     const json& v = at(key);

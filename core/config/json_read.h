@@ -50,6 +50,9 @@ private:
 // Describes a JSON value's type for messages ("a string", "an array", ...).
 std::string describe(const json& v);
 
+// Ok when `v` is an object; otherwise "<source>: the <what> is <describe(v)>; a JSON object was expected".
+Status require_object(const json& v, const std::string& source, const char* what);
+
 // The typed readers behind both the stand-alone files and the scenario JSON.
 Result<SystemConfig> system_from_json(const json& j, const std::string& source);
 Result<MemoryConfig> memory_from_json(const json& j, const std::string& source);

@@ -10,9 +10,7 @@ namespace astrolabe::config {
 namespace detail {
 
 Result<MemoryConfig> memory_from_json(const json& j, const std::string& source) {
-    if (!j.is_object())
-        return Status::error(source + ": the memory configuration is " + describe(j) +
-                             "; a JSON object was expected");
+    if (Status st = require_object(j, source, "memory configuration"); !st.is_ok()) return st;
     MemoryConfig mem;
     Status problems;
     Fields f(j, source, problems);

@@ -259,9 +259,7 @@ Result<NetworkConfig> network_from_raw(const RawNetwork& raw, const std::string&
 namespace detail {
 
 Result<NetworkConfig> network_from_json(const json& j, const std::string& source) {
-    if (!j.is_object())
-        return Status::error(source + ": the network configuration is " + describe(j) +
-                             "; a JSON object was expected");
+    if (Status st = require_object(j, source, "network configuration"); !st.is_ok()) return st;
     RawNetwork raw;
     for (auto it = j.begin(); it != j.end(); ++it) {
         auto& list = raw[it.key()];

@@ -43,9 +43,7 @@ ScenarioDoc& ScenarioDoc::operator=(ScenarioDoc&&) noexcept = default;
 Result<ScenarioDoc> ScenarioDoc::from_text(std::string_view text, const std::string& source) {
     auto parsed = detail::parse_json_text(text, source);
     if (!parsed) return parsed.status();
-    if (!parsed.value().is_object())
-        return Status::error(source + ": the scenario is " + detail::describe(parsed.value()) +
-                             "; a JSON object was expected");
+    if (Status st = detail::require_object(parsed.value(), source, "scenario"); !st.is_ok()) return st;
     ScenarioDoc d;
     d.impl_->doc = std::move(parsed.value());
     return d;

@@ -12,9 +12,7 @@ Result<Scenario> parse_scenario_json(std::string_view text, const std::string& s
     auto parsed = detail::parse_json_text(text, source);
     if (!parsed) return parsed.status();
     const json& j = parsed.value();
-    if (!j.is_object())
-        return Status::error(source + ": the scenario is " + detail::describe(j) +
-                             "; a JSON object was expected");
+    if (Status st = detail::require_object(j, source, "scenario"); !st.is_ok()) return st;
     Scenario s;
     Status problems;
     static const char* kKnown[] = {"schema", "workload",    "network",       "system",

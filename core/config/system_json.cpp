@@ -156,9 +156,7 @@ void read_overrides(Fields& f, SystemConfig& sys) {
 } // namespace
 
 Result<SystemConfig> system_from_json(const json& j, const std::string& source) {
-    if (!j.is_object())
-        return Status::error(source + ": the system configuration is " + describe(j) +
-                             "; a JSON object was expected");
+    if (Status st = require_object(j, source, "system configuration"); !st.is_ok()) return st;
     SystemConfig sys;
     Status problems;
     Fields f(j, source, problems);

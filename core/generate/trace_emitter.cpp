@@ -78,26 +78,25 @@ uint64_t TraceEmitter::coll(std::string name, trace::CollectiveType type, uint64
     return n.id;
 }
 
-uint64_t TraceEmitter::send(std::string name, uint64_t bytes, uint32_t dst, uint32_t tag, Parents deps) {
-    trace::Node& n = add(std::move(name), trace::NodeType::CommSend, deps);
+uint64_t TraceEmitter::point_to_point(std::string name, trace::NodeType type, uint64_t bytes, uint32_t peer,
+                                      uint32_t tag, Parents deps) {
+    const bool is_send = type == trace::NodeType::CommSend;
+    trace::Node& n = add(std::move(name), type, deps);
     n.comm_size = bytes;
-    n.comm_dst = dst;
+    (is_send ? n.comm_dst : n.comm_src) = peer;
     n.comm_tag = tag;
     attr_int(n, "comm_size", trace::AttrKind::Int64, static_cast<int64_t>(bytes));
-    attr_int(n, "comm_dst", trace::AttrKind::Int32, dst);
+    attr_int(n, is_send ? "comm_dst" : "comm_src", trace::AttrKind::Int32, peer);
     attr_int(n, "comm_tag", trace::AttrKind::Int32, tag);
     return n.id;
 }
 
+uint64_t TraceEmitter::send(std::string name, uint64_t bytes, uint32_t dst, uint32_t tag, Parents deps) {
+    return point_to_point(std::move(name), trace::NodeType::CommSend, bytes, dst, tag, deps);
+}
+
 uint64_t TraceEmitter::recv(std::string name, uint64_t bytes, uint32_t src, uint32_t tag, Parents deps) {
-    trace::Node& n = add(std::move(name), trace::NodeType::CommRecv, deps);
-    n.comm_size = bytes;
-    n.comm_src = src;
-    n.comm_tag = tag;
-    attr_int(n, "comm_size", trace::AttrKind::Int64, static_cast<int64_t>(bytes));
-    attr_int(n, "comm_src", trace::AttrKind::Int32, src);
-    attr_int(n, "comm_tag", trace::AttrKind::Int32, tag);
-    return n.id;
+    return point_to_point(std::move(name), trace::NodeType::CommRecv, bytes, src, tag, deps);
 }
 
 uint64_t TraceEmitter::mem(std::string name, trace::NodeType type, uint64_t bytes, Parents deps) {

@@ -36,6 +36,9 @@ public:
 
 private:
     trace::Node& add(std::string name, trace::NodeType type, Parents deps);
+    // A COMM_SEND to `peer` or a COMM_RECV from it (the one thing that differs: comm_dst or comm_src).
+    uint64_t point_to_point(std::string name, trace::NodeType type, uint64_t bytes, uint32_t peer,
+                            uint32_t tag, Parents deps);
     trace::Trace& t_;
     uint64_t next_id_ = 1;
 };

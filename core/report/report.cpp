@@ -67,9 +67,7 @@ std::string report_json(const RunResult& r, const ReportContext& ctx) {
         w.end_object();
     }
     w.end_array();
-    w.key("collectives").begin_array();
-    for (const auto& c : r.stats.collectives) {
-        w.begin_object();
+    w.object_array("collectives", r.stats.collectives, [&](const auto& c) {
         w.field("type", trace::collective_type_name(c.type));
         w.field("bytes", c.bytes);
         w.field("group", group_name(c.group_id));
@@ -77,12 +75,8 @@ std::string report_json(const RunResult& r, const ReportContext& ctx) {
         w.field("npus", static_cast<uint64_t>(c.npus));
         w.field("start_ns", c.start_ns);
         w.field("end_ns", c.end_ns);
-        w.end_object();
-    }
-    w.end_array();
-    w.key("links").begin_array();
-    for (const auto& l : r.links) {
-        w.begin_object();
+    });
+    w.object_array("links", r.links, [&](const auto& l) {
         w.field("src", uint64_t(l.src)).field("dst", uint64_t(l.dst));
         w.field("src_name", l.src_name).field("dst_name", l.dst_name);
         w.field("dim", uint64_t(l.dim));
@@ -90,46 +84,29 @@ std::string report_json(const RunResult& r, const ReportContext& ctx) {
         w.field("busy_ns", l.busy_ns);
         w.field("utilization", r.total_ns > 0 ? static_cast<double>(l.busy_ns) / double(r.total_ns) : 0.0);
         w.field("peak_queue", l.peak_queue);
-        w.end_object();
-    }
-    w.end_array();
+    });
     w.key("network").begin_object();
     w.field("messages", r.messages);
     w.field("bytes", r.message_bytes);
     w.end_object();
-    w.key("notes").begin_array();
-    for (const auto& [msg, count] : r.stats.notes) {
-        w.begin_object();
+    w.object_array("notes", r.stats.notes, [&](const auto& item) {
+        const auto& [msg, count] = item;
         w.field("message", msg);
         w.field("count", count);
-        w.end_object();
-    }
-    w.end_array();
-    w.key("stuck").begin_array();
-    for (const auto& s : r.stuck) {
-        w.begin_object();
+    });
+    w.object_array("stuck", r.stuck, [&](const auto& s) {
         w.field("npu", static_cast<uint64_t>(s.npu));
         w.field("node", s.node_id);
         w.field("what", s.what);
-        w.end_object();
-    }
-    w.end_array();
-    w.key("unreceived_messages").begin_array();
-    for (const auto& m : r.unreceived) {
-        w.begin_object();
+    });
+    w.object_array("unreceived_messages", r.unreceived, [&](const auto& m) {
         w.field("src", uint64_t(m.key.src)).field("dst", uint64_t(m.key.dst));
         w.field("tag", m.key.tag).field("bytes", m.key.bytes);
-        w.end_object();
-    }
-    w.end_array();
-    w.key("warnings").begin_array();
-    for (const auto& warning : collect_warnings(ctx.load_warnings, r)) {
-        w.begin_object();
+    });
+    w.object_array("warnings", collect_warnings(ctx.load_warnings, r), [&](const auto& warning) {
         w.field("message", warning.message);
         w.field("count", warning.count);
-        w.end_object();
-    }
-    w.end_array();
+    });
     w.key("engine").begin_object();
     w.field("events", r.events);
     w.field("peak_queue", r.peak_queue);

@@ -28,20 +28,7 @@ public:
     std::vector<Point> propose() override {
         std::vector<Point> out;
         std::set<Point> taken;
-        while (out.size() < ants_) {
-            Point p;
-            bool found = false;
-            for (int t = 0; t < 50 && !found; ++t) {
-                Point walk = walk_once();
-                if (fresh(space_, taken, walk)) {
-                    p = std::move(walk);
-                    found = true;
-                }
-            }
-            if (!found && !draw_fresh(space_, rng_, taken, 1000, p)) break;
-            taken.insert(p);
-            out.push_back(std::move(p));
-        }
+        add_made(space_, rng_, taken, ants_, out, [&] { return walk_once(); });
         return out;
     }
 

@@ -70,6 +70,15 @@ bool draw_fresh(const SearchSpace& space, Rng& rng, const std::set<Point>& taken
     return false;
 }
 
+void add_random(const SearchSpace& space, Rng& rng, std::set<Point>& taken, size_t want,
+                std::vector<Point>& out) {
+    Point p;
+    while (out.size() < want && draw_fresh(space, rng, taken, 1000, p)) {
+        taken.insert(p);
+        out.push_back(p);
+    }
+}
+
 // [SECTION] Grid
 
 namespace {
@@ -113,11 +122,7 @@ public:
     std::vector<Point> propose() override {
         std::vector<Point> out;
         std::set<Point> taken;
-        Point p;
-        while (out.size() < batch_ && draw_fresh(space_, rng_, taken, 1000, p)) {
-            taken.insert(p);
-            out.push_back(p);
-        }
+        add_random(space_, rng_, taken, batch_, out);
         return out;
     }
     void observe(const std::vector<Point>&, const std::vector<double>&) override {}

@@ -31,6 +31,32 @@ bool draw_fresh(const SearchSpace& space, Rng& rng, const std::set<Point>& taken
 // True when p is feasible, unseen and not taken.
 bool fresh(const SearchSpace& space, const std::set<Point>& taken, const Point& p);
 
+// Appends fresh uniform draws to `out`, each also put in `taken`, until `out` holds `want` points or a
+// point could not be found in 1000 draws.
+void add_random(const SearchSpace& space, Rng& rng, std::set<Point>& taken, size_t want,
+                std::vector<Point>& out);
+
+// Appends points to `out`, each also put in `taken`, until it holds `want`: the first fresh one of up to 50
+// calls of `make()` (an ant's walk, a child bred), else a fresh uniform draw; stops when neither is found.
+template <class Make>
+void add_made(const SearchSpace& space, Rng& rng, std::set<Point>& taken, size_t want,
+              std::vector<Point>& out, Make make) {
+    while (out.size() < want) {
+        Point p;
+        bool found = false;
+        for (int t = 0; t < 50 && !found; ++t) {
+            Point made = make();
+            if (fresh(space, taken, made)) {
+                p = std::move(made);
+                found = true;
+            }
+        }
+        if (!found && !draw_fresh(space, rng, taken, 1000, p)) break;
+        taken.insert(p);
+        out.push_back(std::move(p));
+    }
+}
+
 std::unique_ptr<Agent> make_grid_agent(const SearchSpace& space, ParamReader& params, Status& problems);
 std::unique_ptr<Agent> make_random_agent(const SearchSpace& space, ParamReader& params, uint64_t seed);
 std::unique_ptr<Agent> make_ga_agent(const SearchSpace& space, ParamReader& params, uint64_t seed);

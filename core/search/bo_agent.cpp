@@ -42,14 +42,10 @@ public:
     std::vector<Point> propose() override {
         std::vector<Point> out;
         std::set<Point> taken;
-        Point p;
         if (proposed_random_ < init_ || xs_.size() < 2) {
             // The initial design (or too few successes to model): random fresh points.
             size_t want = proposed_random_ < init_ ? init_ - proposed_random_ : batch_;
-            while (out.size() < want && draw_fresh(space_, rng_, taken, 1000, p)) {
-                taken.insert(p);
-                out.push_back(p);
-            }
+            add_random(space_, rng_, taken, want, out);
             proposed_random_ += out.size();
             return out;
         }
@@ -160,11 +156,7 @@ private:
 
     std::vector<Point> random_batch(std::set<Point>& taken) {
         std::vector<Point> out;
-        Point p;
-        while (out.size() < batch_ && draw_fresh(space_, rng_, taken, 1000, p)) {
-            taken.insert(p);
-            out.push_back(p);
-        }
+        add_random(space_, rng_, taken, batch_, out);
         return out;
     }
 

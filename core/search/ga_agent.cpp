@@ -23,28 +23,12 @@ public:
     std::vector<Point> propose() override {
         std::vector<Point> out;
         std::set<Point> taken;
-        Point p;
         if (pool_.size() < 2) {
             // The first generation, or nothing has worked yet: random fresh points.
-            while (out.size() < population_ && draw_fresh(space_, rng_, taken, 1000, p)) {
-                taken.insert(p);
-                out.push_back(p);
-            }
+            add_random(space_, rng_, taken, population_, out);
             return out;
         }
-        while (out.size() < population_) {
-            bool found = false;
-            for (int t = 0; t < 50 && !found; ++t) {
-                Point child = breed();
-                if (fresh(space_, taken, child)) {
-                    p = std::move(child);
-                    found = true;
-                }
-            }
-            if (!found && !draw_fresh(space_, rng_, taken, 1000, p)) break;
-            taken.insert(p);
-            out.push_back(p);
-        }
+        add_made(space_, rng_, taken, population_, out, [&] { return breed(); });
         return out;
     }
 

@@ -188,9 +188,7 @@ std::string collective_perf_json(const CollectivePerfRequest& req,
     w.begin_object();
     w.field("op", hardware::coll_op_name(req.op));
     w.field("model", req.astra_reference ? "astra-sim-hgx-h100-validated" : "nccl");
-    w.key("rows").begin_array();
-    for (const auto& r : rows) {
-        w.begin_object();
+    w.object_array("rows", rows, [&](const CollectivePerfRow& r) {
         w.field("size_bytes", r.size_bytes);
         w.field("time_us", r.time_us);
         w.field("algbw_gbs", r.algbw_gbs);
@@ -199,9 +197,7 @@ std::string collective_perf_json(const CollectivePerfRequest& req,
             w.field("algo", config::nccl_algo_name(r.choice.algo));
             w.field("proto", config::nccl_proto_name(r.choice.proto));
         }
-        w.end_object();
-    }
-    w.end_array();
+    });
     w.end_object();
     return w.str() + "\n";
 }

@@ -2,6 +2,7 @@
 // bw in bytes/ns = GB/s * 2^30 / 1e9, charged to the first dimension in which the two NPUs differ.
 #include "core/network/analytical_network.h"
 #include "core/network/topology.h"
+#include "support/deliveries.h"
 #include "support/test_support.h"
 
 #include <catch2/catch.hpp>
@@ -10,16 +11,11 @@
 #include <vector>
 
 using namespace astrolabe;
+using test::Deliveries;
 
 namespace {
 
 constexpr uint64_t kMiB = 1048576;
-
-struct Deliveries final : EventTarget {
-    Engine* engine = nullptr;
-    std::vector<std::pair<TimeNs, uint64_t>> log;
-    void on_event(uint32_t, uint64_t arg) override { log.emplace_back(engine->now(), arg); }
-};
 
 } // namespace
 
@@ -97,8 +93,7 @@ TEST_CASE("analytical network: send delivers after the delay and messages never 
         test::network_yaml("topology: [Ring]\nnpus_count: [8]\nbandwidth: [50]\nlatency: [500]\n"));
     Engine engine;
     AnalyticalNetwork net(topo, engine);
-    Deliveries d;
-    d.engine = &engine;
+    Deliveries d(engine);
     net.send(0, 4, kMiB, {&d, 0, 1});
     net.send(0, 1, kMiB, {&d, 0, 2});
     net.send(2, 1, kMiB, {&d, 0, 3});

@@ -4,6 +4,7 @@
 #include "core/network/congestion_network.h"
 #include "core/network/link_topology.h"
 #include "core/network/topology.h"
+#include "support/deliveries.h"
 #include "support/test_support.h"
 
 #include <catch2/catch.hpp>
@@ -12,21 +13,11 @@
 #include <vector>
 
 using namespace astrolabe;
+using test::Deliveries;
 
 namespace {
 
 constexpr uint64_t kMiB = 1048576;
-
-struct Deliveries final : EventTarget {
-    Engine* engine = nullptr;
-    std::vector<std::pair<TimeNs, uint64_t>> log; // (time, message id)
-    void on_event(uint32_t, uint64_t arg) override { log.emplace_back(engine->now(), arg); }
-    TimeNs at(uint64_t id) const {
-        for (const auto& e : log)
-            if (e.second == id) return e.first;
-        return kTimeNever;
-    }
-};
 
 // The stats of the link src -> dst, which must have carried traffic (only such links are listed).
 LinkStats link_of(const CongestionNetwork& net, uint32_t src, uint32_t dst) {
@@ -34,6 +25,15 @@ LinkStats link_of(const CongestionNetwork& net, uint32_t src, uint32_t dst) {
         if (l.src == src && l.dst == dst) return l;
     FAIL("no traffic on link " << src << " -> " << dst);
     return {};
+}
+
+// What link src -> dst carried: its bytes, the time it spent serialising and the most chunks queued on it.
+void check_link(const CongestionNetwork& net, uint32_t src, uint32_t dst, uint64_t bytes, TimeNs busy_ns,
+                uint64_t peak_queue) {
+    const LinkStats l = link_of(net, src, dst);
+    CHECK(l.bytes == bytes);
+    CHECK(l.busy_ns == busy_ns);
+    CHECK(l.peak_queue == peak_queue);
 }
 
 } // namespace
@@ -114,8 +114,7 @@ TEST_CASE("congestion network: store and forward through FIFO links", "[network]
     // floor(500 + 19531.25) = 20031 ns after it starts and frees its link after floor(19531.25) = 19531.
     const std::string rest = "npus_count: [8]\nbandwidth: [50]\nlatency: [500]\n";
     Engine engine;
-    Deliveries d;
-    d.engine = &engine;
+    Deliveries d(engine);
 
     SECTION("Ring: each hop pays latency and serialisation again") {
         // 0->1: 20031. 0->3: 3 hops, 3 * 20031 = 60093 (store and forward).
@@ -127,10 +126,7 @@ TEST_CASE("congestion network: store and forward through FIFO links", "[network]
         CHECK(d.at(1) == 20031);
         CHECK(d.at(2) == 60093);
         CHECK(net.link_stats().size() == 4); // 0->1, 4->5, 5->6, 6->7
-        const LinkStats l = link_of(net, 5, 6);
-        CHECK(l.bytes == kMiB);
-        CHECK(l.busy_ns == 19531);
-        CHECK(l.peak_queue == 0);
+        check_link(net, 5, 6, kMiB, 19531, 0);
     }
     SECTION("two chunks on one link: the second waits for the first's serialisation") {
         // First: 20031. Second starts when the link frees at 19531: 19531 + 20031 = 39562.
@@ -141,10 +137,7 @@ TEST_CASE("congestion network: store and forward through FIFO links", "[network]
         engine.run();
         CHECK(d.at(1) == 20031);
         CHECK(d.at(2) == 39562);
-        const LinkStats l = link_of(net, 0, 1);
-        CHECK(l.bytes == 2 * kMiB);
-        CHECK(l.busy_ns == 2 * 19531);
-        CHECK(l.peak_queue == 1);
+        check_link(net, 0, 1, 2 * kMiB, 2 * 19531, 1);
     }
     SECTION("Switch: 7 NPUs into one port serialise on the switch's downlink") {
         // All 7 uplinks run in parallel and reach the switch at 20031; the switch -> NPU 0 link then takes

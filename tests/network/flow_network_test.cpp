@@ -2,6 +2,7 @@
 // cut-through with a latency per hop. 50 GB/s = c = 53.6870912 B/ns: 1 MiB alone takes 19531.25 ns.
 #include "core/network/flow_network.h"
 #include "core/network/topology.h"
+#include "support/deliveries.h"
 #include "support/test_support.h"
 
 #include <catch2/catch.hpp>
@@ -17,24 +18,12 @@ namespace {
 constexpr uint64_t kMiB = 1048576;
 constexpr double kC = 50.0 * 1073741824.0 / 1e9; // bytes/ns
 
-struct Deliveries final : EventTarget {
-    Engine* engine = nullptr;
-    std::vector<std::pair<TimeNs, uint64_t>> log;
-    void on_event(uint32_t, uint64_t arg) override { log.emplace_back(engine->now(), arg); }
-    TimeNs at(uint64_t id) const {
-        for (const auto& e : log)
-            if (e.second == id) return e.first;
-        return kTimeNever;
-    }
-};
-
 } // namespace
 
 TEST_CASE("flow network: max-min fair shares, closed forms", "[network][flow]") {
     const std::string rest = "npus_count: [8]\nbandwidth: [50]\nlatency: [500]\n";
     Engine engine;
-    Deliveries d;
-    d.engine = &engine;
+    Deliveries d(engine);
 
     SECTION("one flow alone: the alpha-beta cost") {
         // floor(500 + 19531.25) = 20031 on one Ring hop; a Switch route has 2 hops of latency, one
@@ -45,8 +34,7 @@ TEST_CASE("flow network: max-min fair shares, closed forms", "[network][flow]") 
         engine.run();
         CHECK(d.at(1) == 20031);
         Engine e2;
-        Deliveries d2;
-        d2.engine = &e2;
+        Deliveries d2(e2);
         NetworkTopology sw(network_yaml("topology: [Switch]\n" + rest));
         FlowNetwork net2(sw, e2);
         net2.send(0, 5, kMiB, Callback{&d2, 0, 1});

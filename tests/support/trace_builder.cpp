@@ -41,19 +41,23 @@ trace::Node& TraceBuilder::coll(uint64_t id, trace::CollectiveType type, uint64_
     return n;
 }
 
-trace::Node& TraceBuilder::send(uint64_t id, uint32_t dst, uint64_t bytes, uint32_t tag, Deps deps) {
-    trace::Node& n = add(id, trace::NodeType::CommSend, std::move(deps));
-    n.comm_dst = dst;
+trace::Node& TraceBuilder::message(uint64_t id, trace::NodeType type, uint64_t bytes, uint32_t tag,
+                                   Deps deps) {
+    trace::Node& n = add(id, type, std::move(deps));
     n.comm_size = bytes;
     n.comm_tag = tag;
     return n;
 }
 
+trace::Node& TraceBuilder::send(uint64_t id, uint32_t dst, uint64_t bytes, uint32_t tag, Deps deps) {
+    trace::Node& n = message(id, trace::NodeType::CommSend, bytes, tag, std::move(deps));
+    n.comm_dst = dst;
+    return n;
+}
+
 trace::Node& TraceBuilder::recv(uint64_t id, uint32_t src, uint64_t bytes, uint32_t tag, Deps deps) {
-    trace::Node& n = add(id, trace::NodeType::CommRecv, std::move(deps));
+    trace::Node& n = message(id, trace::NodeType::CommRecv, bytes, tag, std::move(deps));
     n.comm_src = src;
-    n.comm_size = bytes;
-    n.comm_tag = tag;
     return n;
 }
 

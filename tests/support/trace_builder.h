@@ -36,6 +36,8 @@ public:
 
 private:
     trace::Node& add(uint64_t id, trace::NodeType type, Deps deps);
+    // A COMM_SEND or COMM_RECV with its size and tag; the caller sets the peer.
+    trace::Node& message(uint64_t id, trace::NodeType type, uint64_t bytes, uint32_t tag, Deps deps);
     trace::Trace trace_;
 };
 

@@ -54,6 +54,17 @@ Run run_with_timeline(config::Scenario cfg, const std::vector<std::string>& trac
     return out;
 }
 
+// NPU 0 sends two 1 MiB messages to NPU 1, the second after the first, tagged `sent`; NPU 1 posts two
+// receives from NPU 0 at t = 0, node 1 and node 2, tagged `posted`.
+Run two_messages(const uint32_t (&sent)[2], const uint32_t (&posted)[2]) {
+    test::TraceBuilder sender, receiver;
+    sender.send(1, 1, kMiB, sent[0]);
+    sender.send(2, 1, kMiB, sent[1], {1});
+    receiver.recv(1, 0, kMiB, posted[0]);
+    receiver.recv(2, 0, kMiB, posted[1]);
+    return run_with_timeline(two_npus(), {sender.bytes(), receiver.bytes()});
+}
+
 } // namespace
 
 TEST_CASE("executor: a DAG with dependencies and slots", "[executor]") {
@@ -160,12 +171,7 @@ TEST_CASE("executor: send/recv matching", "[executor][p2p]") {
         // NPU 0 sends tag 2 then (after it) tag 1: sends share the communication slot, so they arrive at
         // 20031 and 40062. NPU 1 posts receive(tag 1) as node 1 and receive(tag 2) as node 2 at t = 0:
         // node 2 completes at 20031, node 1 at 40062.
-        test::TraceBuilder sender, receiver;
-        sender.send(1, 1, kMiB, 2);
-        sender.send(2, 1, kMiB, 1, {1});
-        receiver.recv(1, 0, kMiB, 1);
-        receiver.recv(2, 0, kMiB, 2);
-        Run run = run_with_timeline(two_npus(), {sender.bytes(), receiver.bytes()});
+        Run run = two_messages({2, 1}, {1, 2});
         REQUIRE(run.result.complete);
         CHECK(end_of(run.result, *run.sim, 1, 2) == 20031);
         CHECK(end_of(run.result, *run.sim, 1, 1) == 40062);
@@ -174,12 +180,7 @@ TEST_CASE("executor: send/recv matching", "[executor][p2p]") {
     SECTION("equal keys match first to first") {
         // Two sends with the same (tag, src, dst, size), arriving at 20031 and 40062; two receives posted
         // at t = 0: the first posted completes at 20031, the second at 40062.
-        test::TraceBuilder sender, receiver;
-        sender.send(1, 1, kMiB, 7);
-        sender.send(2, 1, kMiB, 7, {1});
-        receiver.recv(1, 0, kMiB, 7);
-        receiver.recv(2, 0, kMiB, 7);
-        Run run = run_with_timeline(two_npus(), {sender.bytes(), receiver.bytes()});
+        Run run = two_messages({7, 7}, {7, 7});
         REQUIRE(run.result.complete);
         CHECK(end_of(run.result, *run.sim, 1, 1) == 20031);
         CHECK(end_of(run.result, *run.sim, 1, 2) == 40062);

@@ -69,17 +69,27 @@ void check_all_finish_at(const RunResult& r, TimeNs t) {
     CHECK(r.total_ns == t);
 }
 
+PhaseMembers members(uint32_t n) {
+    PhaseMembers m;
+    m.size = n;
+    return m;
+}
+
+// What each message of a ring phase carries and what the phase ends with.
+void check_sizes(const RingPhase& phase, uint64_t message, uint64_t final_size) {
+    CHECK(phase.message_size() == message);
+    CHECK(phase.final_data_size() == final_size);
+}
+
 } // namespace
 
 TEST_CASE("ring phase: the packets of a 4-member all-reduce as pure data", "[collectives][ring]") {
     // Member 1 of ring {0,1,2,3}, 4096 bytes: 2(N-1) = 6 messages of 4096/4 = 1024 bytes, all to member 2
     // and all received from member 0. Bundles: 1 to start + 1 per received message = 7, of which the N-1 = 3
     // received in the reduce-scatter round need the reduction. The phase finishes exactly once, at the end.
-    PhaseMembers m;
-    m.size = 4;
+    const PhaseMembers m = members(4);
     RingPhase ring(PhaseType::AllReduce, 4096, m, 1, false);
-    CHECK(ring.message_size() == 1024);
-    CHECK(ring.final_data_size() == 4096);
+    check_sizes(ring, 1024, 4096);
     Recorder act;
     ring.on_start(act);
     REQUIRE(act.bundles.size() == 1);
@@ -104,14 +114,9 @@ TEST_CASE("ring phase: the packets of a 4-member all-reduce as pure data", "[col
 
 TEST_CASE("ring phase: sizes per collective type and direct opens all peers at once", "[collectives][ring]") {
     // ALL_GATHER sends its whole input and ends with N times it; REDUCE_SCATTER sends and keeps S/N.
-    PhaseMembers m;
-    m.size = 8;
-    RingPhase ag(PhaseType::AllGather, 1000, m, 0, false);
-    CHECK(ag.message_size() == 1000);
-    CHECK(ag.final_data_size() == 8000);
-    RingPhase rs(PhaseType::ReduceScatter, 8000, m, 0, false);
-    CHECK(rs.message_size() == 1000);
-    CHECK(rs.final_data_size() == 1000);
+    const PhaseMembers m = members(8);
+    check_sizes(RingPhase(PhaseType::AllGather, 1000, m, 0, false), 1000, 8000);
+    check_sizes(RingPhase(PhaseType::ReduceScatter, 8000, m, 0, false), 1000, 1000);
     // Direct on 8 members: 7 packets in flight from the start (one bundle each); direct3: 3.
     Recorder all, three;
     RingPhase direct(PhaseType::AllReduce, 8000, m, 0, true);

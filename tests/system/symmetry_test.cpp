@@ -38,15 +38,22 @@ struct Outcome {
     bool complete = false;
 };
 
-Outcome run_once(config::Scenario cfg, TraceSource& traces, bool symmetry) {
+// One run to its end, or (with `events` > 0) stopped after that many events: a partial run where every NPU
+// has stuck nodes. With `timeline` the Chrome trace is kept and compared too; without it a generator's own
+// traces are made only for representatives. `host` reads the files a scenario names (nullptr: none).
+Outcome simulate(config::Scenario cfg, TraceSource& traces, bool symmetry, bool timeline, uint64_t events,
+                 SessionHost* host) {
     RunOptions options;
     options.symmetry = symmetry;
-    options.keep_timeline = true;
+    options.keep_timeline = timeline;
     std::vector<std::string> warnings;
-    auto sim = build_simulation(std::move(cfg), traces, warnings, options, &test::data_host());
+    auto sim = build_simulation(std::move(cfg), traces, warnings, options, host);
     INFO(sim.status().message());
     REQUIRE(sim.is_ok());
-    sim.value()->run_to_end();
+    if (events)
+        sim.value()->run_slice(events, std::numeric_limits<TimeNs>::max());
+    else
+        sim.value()->run_to_end();
     RunResult r = sim.value()->result();
     ReportContext ctx;
     ctx.workload = "case";
@@ -55,7 +62,12 @@ Outcome run_once(config::Scenario cfg, TraceSource& traces, bool symmetry) {
     ctx.load_warnings = warnings;
     nlohmann::json j = nlohmann::json::parse(report_json(r, ctx));
     j.erase("engine");
-    return {j.dump(1), timeline_json(*sim.value(), r), r.simulated_npus, r.symmetry, r.complete};
+    return {j.dump(1), timeline ? timeline_json(*sim.value(), r) : "", r.simulated_npus, r.symmetry,
+            r.complete};
+}
+
+Outcome run_once(config::Scenario cfg, TraceSource& traces, bool symmetry) {
+    return simulate(std::move(cfg), traces, symmetry, true, 0, &test::data_host());
 }
 
 // Runs both ways and requires equal reports; returns the symmetric run's outcome.
@@ -313,26 +325,7 @@ namespace {
 // One run without a timeline (a generator's own traces are then made only for representatives).
 // `events` > 0 stops the run after that many events (a partial run: every NPU has stuck nodes).
 Outcome run_plain(config::Scenario cfg, TraceSource& traces, bool symmetry, uint64_t events = 0) {
-    RunOptions options;
-    options.symmetry = symmetry;
-    options.keep_timeline = false;
-    std::vector<std::string> warnings;
-    auto sim = build_simulation(std::move(cfg), traces, warnings, options);
-    INFO(sim.status().message());
-    REQUIRE(sim.is_ok());
-    if (events)
-        sim.value()->run_slice(events, std::numeric_limits<TimeNs>::max());
-    else
-        sim.value()->run_to_end();
-    RunResult r = sim.value()->result();
-    ReportContext ctx;
-    ctx.workload = "case";
-    ctx.network_model = config::name_of(sim.value()->input().network_model);
-    ctx.compute_model = sim.value()->compute_model_label();
-    ctx.load_warnings = warnings;
-    nlohmann::json j = nlohmann::json::parse(report_json(r, ctx));
-    j.erase("engine");
-    return {j.dump(1), "", r.simulated_npus, r.symmetry, r.complete};
+    return simulate(std::move(cfg), traces, symmetry, false, events, nullptr);
 }
 
 } // namespace
