@@ -55,6 +55,15 @@ Run run_with_timeline(config::Scenario cfg, const std::vector<std::string>& trac
     return out;
 }
 
+// NPU 0 sends one 1 MiB message tagged `sent` to NPU 1, which posts one receive from NPU 0 tagged `posted`;
+// both at t = 0.
+RunResult one_message(uint32_t sent, uint32_t posted) {
+    test::TraceBuilder sender, receiver;
+    sender.send(1, 1, kMiB, sent);
+    receiver.recv(1, 0, kMiB, posted);
+    return test::run(two_npus(), {sender.bytes(), receiver.bytes()});
+}
+
 // NPU 0 sends two 1 MiB messages to NPU 1, the second after the first, tagged `sent`; NPU 1 posts two
 // receives from NPU 0 at t = 0, node 1 and node 2, tagged `posted`.
 Run two_messages(const uint32_t (&sent)[2], const uint32_t (&posted)[2]) {
@@ -145,10 +154,7 @@ TEST_CASE("executor: communication nodes flagged is_cpu_op are host work", "[exe
 
 TEST_CASE("executor: send/recv matching", "[executor][p2p]") {
     SECTION("receive posted first: both complete at delivery, 20031") {
-        test::TraceBuilder sender, receiver;
-        sender.send(1, 1, kMiB, 5);
-        receiver.recv(1, 0, kMiB, 5);
-        RunResult r = test::run(two_npus(), {sender.bytes(), receiver.bytes()});
+        RunResult r = one_message(5, 5);
         REQUIRE(r.complete);
         CHECK(r.stats.npus[0].finish_ns == 20031);
         CHECK(r.stats.npus[1].finish_ns == 20031);
@@ -193,10 +199,7 @@ TEST_CASE("executor: a deadlock ends the run incomplete with a stuck-node report
     SECTION("a receive whose send never comes (tags differ)") {
         // NPU 0 sends tag 5 (done at delivery, 20031); NPU 1 waits for tag 6 forever. The engine runs dry,
         // the result says incomplete, and the stuck node names the missing message.
-        test::TraceBuilder sender, receiver;
-        sender.send(1, 1, kMiB, 5);
-        receiver.recv(1, 0, kMiB, 6);
-        RunResult r = test::run(two_npus(), {sender.bytes(), receiver.bytes()});
+        RunResult r = one_message(5, 6);
         CHECK_FALSE(r.complete);
         CHECK(r.stats.npus[0].finished);
         CHECK(r.stats.npus[0].finish_ns == 20031);
