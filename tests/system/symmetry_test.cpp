@@ -109,6 +109,17 @@ Outcome session_once(const config::Scenario& sc, bool symmetry) {
     return {j.dump(1), s.timeline_json(), r.simulated_npus, r.symmetry, r.complete};
 }
 
+// A scenario of a generated workload (`generate`: the members of its "generate" object) on `network` under
+// `model`, with the same system, memory and roofline compute settings in every case.
+std::string generated_scenario(const char* model, const std::string& generate, const std::string& network) {
+    return std::string(R"({"schema": "astrolabe.scenario/1", "network_model": ")") + model +
+           R"(", "workload": {"generate": {)" + generate + R"(}}, "network": )" + network +
+           R"(, "system": {"endpoint-delay": 10, "local-mem-bw": 1600, "peak-perf": 900,
+           "preferred-dataset-splits": 2, "collective-optimization": "localBWAware"},
+           "memory": {"memory-type": "LOCAL_MEMORY", "local-mem-latency": 100, "local-mem-bw": 2000},
+           "compute_model": "roofline"})";
+}
+
 Outcome compare_scenario(const std::string& text) {
     auto sc = config::parse_scenario_json(text, "scenario.json");
     INFO(sc.status().message());
@@ -305,13 +316,7 @@ TEST_CASE("generated transformer workloads give the same report with and without
     for (const char* model : {"analytical", "congestion", "flow"})
         for (const auto& c : cases) {
             DYNAMIC_SECTION(model << ": " << c.name) {
-                std::string text =
-                    std::string(R"({"schema": "astrolabe.scenario/1", "network_model": ")") + model +
-                    R"(", "workload": {"generate": {)" + c.generate + R"(}}, "network": )" + c.network +
-                    R"(, "system": {"endpoint-delay": 10, "local-mem-bw": 1600, "peak-perf": 900,
-                "preferred-dataset-splits": 2, "collective-optimization": "localBWAware"},
-                "memory": {"memory-type": "LOCAL_MEMORY", "local-mem-latency": 100, "local-mem-bw": 2000},
-                "compute_model": "roofline"})";
+                const std::string text = generated_scenario(model, c.generate, c.network);
                 Outcome o = compare_scenario(text);
                 INFO("symmetry: " << o.symmetry);
                 CHECK(o.complete);
@@ -361,13 +366,7 @@ TEST_CASE("generator-proven symmetry equals trace-proven symmetry and the full r
     for (const char* model : {"analytical", "congestion"})
         for (const auto& c : cases) {
             DYNAMIC_SECTION(model << ": " << c.name) {
-                std::string text =
-                    std::string(R"({"schema": "astrolabe.scenario/1", "network_model": ")") + model +
-                    R"(", "workload": {"generate": {)" + c.generate + R"(}}, "network": )" + c.network +
-                    R"(, "system": {"endpoint-delay": 10, "local-mem-bw": 1600, "peak-perf": 900,
-                    "preferred-dataset-splits": 2, "collective-optimization": "localBWAware"},
-                    "memory": {"memory-type": "LOCAL_MEMORY", "local-mem-latency": 100, "local-mem-bw": 2000},
-                    "compute_model": "roofline"})";
+                const std::string text = generated_scenario(model, c.generate, c.network);
                 auto sc = config::parse_scenario_json(text, "scenario.json");
                 REQUIRE(sc.is_ok());
                 auto setup = generated_source(sc.value().workload, sc.value().generate_params);
