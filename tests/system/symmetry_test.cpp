@@ -453,12 +453,25 @@ TEST_CASE("symmetry is not used where it would not be exact", "[system][symmetry
     t.comp(1, 10);
     t.coll(2, trace::CollectiveType::AllReduce, 1 << 20, {1});
     const std::vector<std::string> same = same_on_all(t, n);
+    // The same traces but NPU 5's: its compute 1 ns longer.
+    auto npu5_slower = [&] {
+        std::vector<std::string> traces = same;
+        TraceBuilder slow;
+        slow.comp(1, 11);
+        slow.coll(2, trace::CollectiveType::AllReduce, 1 << 20, {1});
+        traces[5] = slow.bytes();
+        return traces;
+    };
+    // Every NPU simulated, and the symmetry note says why (it names `why`).
+    auto check_all_simulated = [&](const Outcome& o, const char* why) {
+        CHECK(o.simulated == n);
+        CHECK(o.symmetry.find(why) != std::string::npos);
+    };
     SECTION("halving-doubling partners are not translation-invariant") {
         config::Scenario cfg = ring_config(n);
         cfg.system.implementation[0] = {{config::CollectiveAlgorithm::HalvingDoubling, -1}};
         Outcome o = compare_traces(cfg, same);
-        CHECK(o.simulated == n);
-        CHECK(o.symmetry.find("halvingDoubling") != std::string::npos);
+        check_all_simulated(o, "halvingDoubling");
     }
     SECTION("links shared between NPUs are no obstacle (flow model), a differing trace still is") {
         // The flow model's links fold onto the representative's: one NPU simulated, the same report.
@@ -466,14 +479,9 @@ TEST_CASE("symmetry is not used where it would not be exact", "[system][symmetry
         config::Scenario cfg = ring_config(n);
         cfg.network_model = config::NetworkModel::Flow;
         CHECK(compare_traces(cfg, same).simulated == 1);
-        std::vector<std::string> traces = same;
-        TraceBuilder slow;
-        slow.comp(1, 11);
-        slow.coll(2, trace::CollectiveType::AllReduce, 1 << 20, {1});
-        traces[5] = slow.bytes();
+        const std::vector<std::string> traces = npu5_slower();
         Outcome o = compare_traces(cfg, traces);
-        CHECK(o.simulated == n);
-        CHECK(o.symmetry.find("differ") != std::string::npos);
+        check_all_simulated(o, "differ");
     }
     SECTION("halving-doubling under the congestion model") {
         // Its partners (distance 1, 2, 4, ...) are not translation-invariant whatever the network model.
@@ -481,18 +489,12 @@ TEST_CASE("symmetry is not used where it would not be exact", "[system][symmetry
         cfg.network_model = config::NetworkModel::Congestion;
         cfg.system.implementation[0] = {{config::CollectiveAlgorithm::HalvingDoubling, -1}};
         Outcome o = compare_traces(cfg, same);
-        CHECK(o.simulated == n);
-        CHECK(o.symmetry.find("halvingDoubling") != std::string::npos);
+        check_all_simulated(o, "halvingDoubling");
     }
     SECTION("one NPU's trace differs") {
-        std::vector<std::string> traces = same;
-        TraceBuilder slow;
-        slow.comp(1, 11);
-        slow.coll(2, trace::CollectiveType::AllReduce, 1 << 20, {1});
-        traces[5] = slow.bytes();
+        const std::vector<std::string> traces = npu5_slower();
         Outcome o = compare_traces(ring_config(n), traces);
-        CHECK(o.simulated == n);
-        CHECK(o.symmetry.find("differ") != std::string::npos);
+        check_all_simulated(o, "differ");
     }
     SECTION("a straggler set by npu-overrides") {
         config::Scenario cfg = ring_config(n, R"(, "npu-overrides": [{"npus": [3], "compute-slowdown": 2}])");
