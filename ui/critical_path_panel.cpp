@@ -1,6 +1,7 @@
 // The Critical path tab: the chain of nodes that set the step time (core/report/critical_path.h), first
 // node first, with how each follows the one before. Clicking a row shows that node on the Timeline.
 #include "core/trace/trace_types.h"
+#include "ui/table_header.h"
 #include "ui/ui.h"
 
 #include <imgui.h>
@@ -32,13 +33,7 @@ void draw_critical_path(App& app, View& view) {
                                   ImGuiTableFlags_BordersOuter | ImGuiTableFlags_Resizable;
     if (!ImGui::BeginTable("critical", 6, flags)) return;
     ImGui::TableSetupScrollFreeze(0, 1);
-    ImGui::TableSetupColumn("#", ImGuiTableColumnFlags_WidthFixed, 40);
-    ImGui::TableSetupColumn("NPU", ImGuiTableColumnFlags_WidthFixed, 50);
-    ImGui::TableSetupColumn("node", ImGuiTableColumnFlags_WidthStretch, 3.0f);
-    ImGui::TableSetupColumn("start", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-    ImGui::TableSetupColumn("duration", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-    ImGui::TableSetupColumn("follows by", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-    ImGui::TableHeadersRow();
+    table_header({"#", "NPU", "node", "start", "duration", "follows by"}, {-40, -50, 3, 1, 1, 1});
     ImGuiListClipper clip;
     clip.Begin(static_cast<int>(cp.steps.size()));
     while (clip.Step()) {

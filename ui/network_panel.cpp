@@ -1,5 +1,7 @@
 // The network tab: the topology drawn with every used link coloured by its utilization (busy time over the
 // run), and the hottest links listed. Only the link models (congestion, flow) have links to show.
+#include "core/config/spellings.h"
+#include "ui/table_header.h"
 #include "ui/ui.h"
 
 #include "core/config/spellings.h"
@@ -150,14 +152,10 @@ void draw_network(App& app, View& view) {
         ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersOuter;
     if (ImGui::BeginTable("links", 6, flags, ImVec2(0, std::max(size, 200.0f)))) {
         ImGui::TableSetupScrollFreeze(0, 1);
-        ImGui::TableSetupColumn("link", ImGuiTableColumnFlags_WidthFixed, 150);
-        ImGui::TableSetupColumn("dim", ImGuiTableColumnFlags_WidthFixed, 26);
         // Weights sized to "4194304", "234.34 us", "68.8" and "12": the busy time must not lose its unit.
-        ImGui::TableSetupColumn("bytes", ImGuiTableColumnFlags_WidthStretch, 1.1f);
-        ImGui::TableSetupColumn("busy", ImGuiTableColumnFlags_WidthStretch, 1.4f);
-        ImGui::TableSetupColumn("util %", ImGuiTableColumnFlags_WidthStretch, 0.8f);
-        ImGui::TableSetupColumn("peak queue", ImGuiTableColumnFlags_WidthStretch, 0.8f);
-        ImGui::TableHeadersRow();
+        // Weights sized to "4194304", "234.34 us", "68.8" and "12": the busy time must not lose its unit.
+        table_header({"link", "dim", "bytes", "busy", "util %", "peak queue"},
+                     {-150, -26, 1.1, 1.4, 0.8, 0.8});
         ImGuiListClipper clip;
         clip.Begin(static_cast<int>(order.size()));
         while (clip.Step()) {

@@ -4,6 +4,7 @@
 #include "core/config/spellings.h"
 #include "core/generate/transformer_params.h"
 #include "core/session/generated_workload.h"
+#include "ui/table_header.h"
 #include "ui/ui.h"
 
 #include <imgui.h>
@@ -69,12 +70,7 @@ void network_section(App& app) {
     // Explicit stretch weights: with weights taken from the contents, the full-width fields (-1) fed back
     // into the column widths and the columns shrank frame after frame ("Switch" became "Switc").
     if (ImGui::BeginTable("dims", 5, ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_BordersInnerH)) {
-        ImGui::TableSetupColumn("dim", ImGuiTableColumnFlags_WidthFixed, 28);
-        ImGui::TableSetupColumn("topology", ImGuiTableColumnFlags_WidthStretch, 1.7f);
-        ImGui::TableSetupColumn("NPUs", ImGuiTableColumnFlags_WidthStretch, 0.8f);
-        ImGui::TableSetupColumn("GB/s", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-        ImGui::TableSetupColumn("latency ns", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-        ImGui::TableHeadersRow();
+        table_header({"dim", "topology", "NPUs", "GB/s", "latency ns"}, {-28, 1.7, 0.8, 1, 1});
         for (size_t d = 0; d < dims; ++d) {
             std::string i = std::to_string(d);
             ImGui::PushID(static_cast<int>(d));

@@ -6,28 +6,24 @@ namespace astrolabe::generate {
 
 namespace {
 
-void attr_int(trace::Node& n, const char* name, trace::AttrKind kind, int64_t v) {
-    trace::Attribute a;
+// Appends an attribute named `name` of `kind` and returns it for its one value.
+trace::Attribute& add_attr(trace::Node& n, const char* name, trace::AttrKind kind) {
+    trace::Attribute& a = n.attrs.emplace_back();
     a.name = name;
     a.kind = kind;
-    a.ints.push_back(v);
-    n.attrs.push_back(std::move(a));
+    return a;
+}
+
+void attr_int(trace::Node& n, const char* name, trace::AttrKind kind, int64_t v) {
+    add_attr(n, name, kind).ints.push_back(v);
 }
 
 void attr_uint(trace::Node& n, const char* name, trace::AttrKind kind, uint64_t v) {
-    trace::Attribute a;
-    a.name = name;
-    a.kind = kind;
-    a.uints.push_back(v);
-    n.attrs.push_back(std::move(a));
+    add_attr(n, name, kind).uints.push_back(v);
 }
 
 void attr_string(trace::Node& n, const char* name, const std::string& v) {
-    trace::Attribute a;
-    a.name = name;
-    a.kind = trace::AttrKind::String;
-    a.strings.push_back(v);
-    n.attrs.push_back(std::move(a));
+    add_attr(n, name, trace::AttrKind::String).strings.push_back(v);
 }
 
 } // namespace

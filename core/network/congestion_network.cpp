@@ -16,12 +16,7 @@ void CongestionNetwork::grow_links() {
 }
 
 void CongestionNetwork::send(uint32_t src, uint32_t dst, uint64_t bytes, const Callback& on_delivered) {
-    count(bytes);
-    if (src == dst) {
-        // Nothing to cross. ASTRA-sim has no route for this (its assertion); we deliver in the same ns.
-        engine_.schedule_in(0, on_delivered);
-        return;
-    }
+    if (begin_send(src, dst, bytes, engine_, on_delivered)) return;
     uint32_t c = chunks_.acquire();
     Chunk& ch = chunks_[c];
     ch.pos = {src, -1};

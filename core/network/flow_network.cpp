@@ -34,11 +34,7 @@ std::vector<LinkStats> FlowNetwork::link_stats() const {
 }
 
 void FlowNetwork::send(uint32_t src, uint32_t dst, uint64_t bytes, const Callback& on_delivered) {
-    count(bytes);
-    if (src == dst) {
-        engine_.schedule_in(0, on_delivered);
-        return;
-    }
+    if (begin_send(src, dst, bytes, engine_, on_delivered)) return;
     uint32_t f = flows_.acquire();
     Flow& fl = flows_[f];
     fabric_.links.route(src, dst, fl.route);

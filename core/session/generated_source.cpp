@@ -1,6 +1,7 @@
 #include "core/session/generated_source.h"
 
 #include "core/config/config_parse.h"
+#include "core/generate/read_params.h"
 #include "core/generate/transformer.h"
 #include "core/generate/transformer_symmetry.h"
 #include "core/session/generated_workload.h"
@@ -52,8 +53,7 @@ Result<GeneratedSource> generated_source(const std::string& kind,
     GeneratedSource out;
     if (kind == "transformer") {
         generate::TransformerParams p;
-        Status st = generate::apply_params(p, params);
-        if (st.is_ok()) st = generate::check(p);
+        Status st = generate::read_params(p, params);
         if (!st.is_ok()) return generate_workload(kind, params).status(); // its messages, prefixed
         const generate::ParallelLayout layout(p);
         if (layout.has_groups()) {

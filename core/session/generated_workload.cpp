@@ -2,6 +2,7 @@
 
 #include "core/config/config_parse.h"
 #include "core/generate/microbench.h"
+#include "core/generate/read_params.h"
 #include "core/generate/transformer.h"
 #include "core/trace/trace_reader.h"
 
@@ -39,8 +40,7 @@ Result<GeneratedWorkload> generate_workload(const std::string& kind,
     GeneratedWorkload w;
     if (kind == "transformer") {
         generate::TransformerParams p;
-        Status st = generate::apply_params(p, params);
-        if (st.is_ok()) st = generate::check(p);
+        Status st = generate::read_params(p, params);
         if (!st.is_ok()) return prefixed(st);
         generate::MemorySink sink(kMaxGeneratedBytes, p.npus());
         st = generate::generate_transformer(p, sink);
@@ -58,8 +58,7 @@ Result<GeneratedWorkload> generate_workload(const std::string& kind,
     }
     if (kind == "microbench") {
         generate::MicrobenchParams p;
-        Status st = generate::apply_params(p, params);
-        if (st.is_ok()) st = generate::check(p);
+        Status st = generate::read_params(p, params);
         if (!st.is_ok()) return prefixed(st);
         w.npus = p.npus;
         generate::MemorySink sink(kMaxGeneratedBytes, p.npus);

@@ -17,19 +17,27 @@ namespace {
 
 constexpr uint64_t kMiB = 1048576;
 
+// 8 NPUs in one dimension of `topology`, 50 GB/s and 500 ns per hop, under the analytical model.
+struct EightNpus {
+    explicit EightNpus(const std::string& topology)
+        : topo(test::network_yaml("topology: [" + topology +
+                                  "]\nnpus_count: [8]\nbandwidth: [50]\nlatency: [500]\n")),
+          net(topo, engine) {}
+    TimeNs delay(uint32_t src, uint32_t dst, uint64_t bytes) const { return net.delay(src, dst, bytes); }
+    Engine engine;
+    NetworkTopology topo;
+    AnalyticalNetwork net;
+};
+
 } // namespace
 
 TEST_CASE("analytical network: 1-D Ring and Switch and FullyConnected", "[network]") {
     // 8 NPUs, 50 GB/s = 50 * 2^30 / 1e9 = 53.6870912 B/ns, 500 ns per hop; 1 MiB takes
     // 1048576 / 53.6870912 = 19531.25 ns on the wire.
-    const std::string rest = "npus_count: [8]\nbandwidth: [50]\nlatency: [500]\n";
-    Engine engine;
-
     SECTION("Ring: the shorter way round") {
         // 0->1 and 0->7: 1 hop -> floor(500 + 19531.25) = 20031; 0->3 and 0->5: 3 hops -> 21031;
         // 0->4: 4 hops either way -> 21531.
-        NetworkTopology topo(test::network_yaml("topology: [Ring]\n" + rest));
-        AnalyticalNetwork net(topo, engine);
+        const EightNpus net("Ring");
         CHECK(net.delay(0, 1, kMiB) == 20031);
         CHECK(net.delay(0, 7, kMiB) == 20031);
         CHECK(net.delay(0, 3, kMiB) == 21031);
@@ -43,16 +51,14 @@ TEST_CASE("analytical network: 1-D Ring and Switch and FullyConnected", "[networ
     }
     SECTION("Switch: always 2 hops (up and down)") {
         // floor(2 * 500 + 19531.25) = 20531 for any pair.
-        NetworkTopology topo(test::network_yaml("topology: [Switch]\n" + rest));
-        AnalyticalNetwork net(topo, engine);
+        const EightNpus net("Switch");
         CHECK(net.delay(0, 1, kMiB) == 20531);
         CHECK(net.delay(0, 4, kMiB) == 20531);
         CHECK(net.delay(7, 2, kMiB) == 20531);
     }
     SECTION("FullyConnected: always 1 hop") {
         // floor(500 + 19531.25) = 20031 for any pair.
-        NetworkTopology topo(test::network_yaml("topology: [FullyConnected]\n" + rest));
-        AnalyticalNetwork net(topo, engine);
+        const EightNpus net("FullyConnected");
         CHECK(net.delay(0, 1, kMiB) == 20031);
         CHECK(net.delay(0, 4, kMiB) == 20031);
     }
@@ -61,6 +67,7 @@ TEST_CASE("analytical network: 1-D Ring and Switch and FullyConnected", "[networ
         // 2177.
         NetworkTopology topo(
             test::network_yaml(test::read_data("configs/net_HGX-H100-validated_Switch_8npus.yml")));
+        Engine engine;
         AnalyticalNetwork net(topo, engine);
         CHECK(net.delay(0, 5, 131072) == 2177);
     }

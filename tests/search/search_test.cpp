@@ -42,6 +42,17 @@ Result<std::string> no_file(const std::string& p) {
     return Status::error("no file " + p);
 }
 
+// A search over `spec` (no files to read) with `agent` and at most `budget` evaluations; REQUIREs that the
+// spec is accepted.
+SearchRun start_search(const std::string& spec, const std::string& agent, uint64_t budget) {
+    SearchOptions opt;
+    opt.agent = agent;
+    opt.budget = budget;
+    auto run = SearchRun::create(spec, "spec", no_file, opt);
+    REQUIRE(run.is_ok());
+    return std::move(run.value());
+}
+
 // Step time = 1e6 / bandwidth[0] + 1e6 / bandwidth[1] + 1000 * |npus_count[0] - 4| (ns): the optimum is the
 // largest bandwidths with npus_count[0] = 4. Counts the calls.
 struct FakeEvaluator : Evaluator {
@@ -179,18 +190,14 @@ TEST_CASE("the network cost model follows its derivation", "[search]") {
 TEST_CASE("grid finds the optimum of a closed-form space with a fixed log", "[search]") {
     // 4 x 3 x 4 x 4 = 192 points; npus == 8 keeps (1,8), (2,4), (4,2), (8,1): 4 x 3 x 4 = 48 feasible.
     // The optimum: bandwidths 400 and 100, npus_count[0] = 4 -> 1e6/400 + 1e6/100 = 2500 + 10000 = 12500 ns.
-    SearchOptions opt;
-    opt.agent = "grid";
-    opt.budget = 1000;
-    auto run = SearchRun::create(spec_text(fake_knobs(), kEight), "spec", no_file, opt);
-    REQUIRE(run.is_ok());
+    SearchRun run = start_search(spec_text(fake_knobs(), kEight), "grid", 1000);
     FakeEvaluator ev;
-    auto lines = run_all(run.value(), ev);
+    auto lines = run_all(run, ev);
     CHECK(lines.size() == 48);
     CHECK(ev.calls == 48);
-    CHECK(run.value().counts().infeasible == 0);
-    CHECK(run.value().best_step_time_ns() == 12500);
-    CHECK(run.value().space_size() == 192);
+    CHECK(run.counts().infeasible == 0);
+    CHECK(run.best_step_time_ns() == 12500);
+    CHECK(run.space_size() == 192);
     // The first feasible point in grid order: bandwidths 50 and 25, npus_count [1, 8]. Step time 1e6/50 +
     // 1e6/25 + 1000 * 3 = 63000 ns; cost: the ring of 1 has no links, the switch of 8 has per NPU 2 links
     // and 1 port at price 2: 8 * 25 * (2 * 2 + 1 * 2) = 1200.
@@ -245,13 +252,9 @@ TEST_CASE("random search resumes from its own log without simulating", "[search]
 TEST_CASE("pareto objective: the front holds exactly the non-dominated points", "[search]") {
     // Every feasible point simulated; a point is on the front when no other has both lower cost and lower
     // (or equal) step time. Checked against a brute-force scan of the log.
-    SearchOptions opt;
-    opt.agent = "grid";
-    opt.budget = 1000;
-    auto run = SearchRun::create(spec_text(fake_knobs(), kEight, "pareto"), "spec", no_file, opt);
-    REQUIRE(run.is_ok());
+    SearchRun run = start_search(spec_text(fake_knobs(), kEight, "pareto"), "grid", 1000);
     FakeEvaluator ev;
-    auto lines = run_all(run.value(), ev);
+    auto lines = run_all(run, ev);
     std::vector<std::pair<double, double>> pts;
     for (const auto& l : lines) {
         json j = json::parse(l);
@@ -265,18 +268,14 @@ TEST_CASE("pareto objective: the front holds exactly the non-dominated points", 
             if (q != p && q.first <= p.first && q.second <= p.second) dominated = true;
         if (!dominated) ++expected;
     }
-    std::string front = run.value().pareto_jsonl();
+    std::string front = run.pareto_jsonl();
     CHECK(static_cast<size_t>(std::count(front.begin(), front.end(), '\n')) == expected);
     CHECK(expected >= 2);
-    CHECK(run.value().pareto_svg().find("Pareto front: " + std::to_string(expected)) != std::string::npos);
+    CHECK(run.pareto_svg().find("Pareto front: " + std::to_string(expected)) != std::string::npos);
 }
 
 TEST_CASE("stdio points: answered in order, repeats and bad points too", "[search]") {
-    SearchOptions opt;
-    opt.agent = "stdio";
-    opt.budget = 2;
-    auto run = SearchRun::create(spec_text(fake_knobs(), kEight), "spec", no_file, opt);
-    REQUIRE(run.is_ok());
+    SearchRun run = start_search(spec_text(fake_knobs(), kEight), "stdio", 2);
     FakeEvaluator ev;
     const std::string p1 =
         R"({"network.bandwidth[0]": 400, "network.bandwidth[1]": 100, "network.npus_count[0]": 4, "network.npus_count[1]": 2})";
@@ -284,20 +283,20 @@ TEST_CASE("stdio points: answered in order, repeats and bad points too", "[searc
         R"({"network.bandwidth[0]": 50, "network.bandwidth[1]": 100, "network.npus_count[0]": 4, "network.npus_count[1]": 4})";
     const std::string p3 =
         R"({"network.bandwidth[0]": 50, "network.bandwidth[1]": 25, "network.npus_count[0]": 4, "network.npus_count[1]": 2})";
-    REQUIRE(run.value().submit("[" + p1 + "," + p1 + "," + p2 + "]").is_ok());
-    auto batch = run.value().submitted_batch();
+    REQUIRE(run.submit("[" + p1 + "," + p1 + "," + p2 + "]").is_ok());
+    auto batch = run.submitted_batch();
     REQUIRE(batch.size() == 1); // p1 once; p2 (16 NPUs) fails the constraint without a simulation
-    run.value().complete_batch({ev.evaluate(batch[0])});
-    auto answers = run.value().take_answers();
+    run.complete_batch({ev.evaluate(batch[0])});
+    auto answers = run.take_answers();
     REQUIRE(answers.size() == 3);
     CHECK(answers[0] == answers[1]);
     CHECK(answers[0].find("\"step_time_ns\":12500") != std::string::npos);
     CHECK(answers[2].find("\"status\":\"infeasible\",\"reason\":\"constraint 1 is false: npus == 8\"") !=
           std::string::npos);
     // The budget (2) is used up: a new point gets an error line, a bad one a message naming the knob.
-    REQUIRE(run.value().submit(p3).is_ok());
-    CHECK(run.value().take_answers().at(0).find("budget of 2 evaluations is used up") != std::string::npos);
-    auto bad = run.value().submit(R"({"network.bandwidth[0]": 60})");
+    REQUIRE(run.submit(p3).is_ok());
+    CHECK(run.take_answers().at(0).find("budget of 2 evaluations is used up") != std::string::npos);
+    auto bad = run.submit(R"({"network.bandwidth[0]": 60})");
     REQUIRE_FALSE(bad.is_ok());
     CHECK(bad.message().find("knob 'network.bandwidth[0]': 60 is not one of its values") !=
           std::string::npos);

@@ -69,6 +69,13 @@ void check_all_finish_at(const RunResult& r, TimeNs t) {
     CHECK(r.total_ns == t);
 }
 
+// A complete run that sent `messages` network messages carrying `bytes` in all.
+void check_traffic(const RunResult& r, uint64_t messages, uint64_t bytes) {
+    REQUIRE(r.complete);
+    CHECK(r.messages == messages);
+    CHECK(r.message_bytes == bytes);
+}
+
 PhaseMembers members(uint32_t n) {
     PhaseMembers m;
     m.size = n;
@@ -196,31 +203,23 @@ TEST_CASE("collective algorithms move the bytes their definitions say", "[collec
     SECTION("direct all-reduce: a direct reduce-scatter then a direct all-gather, 2(N-1) messages of S/N") {
         RunResult r = run_collective(ring_config(8, R"(, "all-reduce-implementation": ["direct"])"), 8,
                                      CollectiveType::AllReduce, S);
-        REQUIRE(r.complete);
-        CHECK(r.messages == 8 * 14);
-        CHECK(r.message_bytes == 8 * 14 * (S / 8));
+        check_traffic(r, 8 * 14, 8 * 14 * (S / 8));
     }
     SECTION("halvingDoubling all-reduce: log2(8) = 3 halving then 3 doubling steps") {
         // Messages S/2, S/4, S/8 then S/8, S/4, S/2: 6 per NPU carrying 2 * (7/8) S = 917504 bytes.
         RunResult r = run_collective(ring_config(8, R"(, "all-reduce-implementation": ["halvingDoubling"])"),
                                      8, CollectiveType::AllReduce, S);
-        REQUIRE(r.complete);
-        CHECK(r.messages == 8 * 6);
-        CHECK(r.message_bytes == 8 * 917504);
+        check_traffic(r, 8 * 6, 8 * 917504);
     }
     SECTION("ring all-to-all: N(N-1)/2 = 28 messages of S/N per NPU") {
         RunResult r = run_collective(ring_config(8), 8, CollectiveType::AllToAll, S);
-        REQUIRE(r.complete);
-        CHECK(r.messages == 8 * 28);
-        CHECK(r.message_bytes == 8 * 28 * (S / 8));
+        check_traffic(r, 8 * 28, 8 * 28 * (S / 8));
     }
     SECTION("doubleBinaryTree all-reduce: the chunk goes up and back down one tree, whole each time") {
         // One chunk on one tree of 8 members: 7 messages up (every non-root to its parent) and 7 down.
         RunResult r = run_collective(ring_config(8, R"(, "all-reduce-implementation": ["doubleBinaryTree"])"),
                                      8, CollectiveType::AllReduce, S);
-        REQUIRE(r.complete);
-        CHECK(r.messages == 14);
-        CHECK(r.message_bytes == 14 * S);
+        check_traffic(r, 14, 14 * S);
     }
 }
 

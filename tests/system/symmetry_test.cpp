@@ -109,6 +109,17 @@ Outcome session_once(const config::Scenario& sc, bool symmetry) {
     return {j.dump(1), s.timeline_json(), r.simulated_npus, r.symmetry, r.complete};
 }
 
+// A scenario of a generated workload (`generate`: the members of its "generate" object) on `network` under
+// `model`, with the same system, memory and roofline compute settings in every case.
+std::string generated_scenario(const char* model, const std::string& generate, const std::string& network) {
+    return std::string(R"({"schema": "astrolabe.scenario/1", "network_model": ")") + model +
+           R"(", "workload": {"generate": {)" + generate + R"(}}, "network": )" + network +
+           R"(, "system": {"endpoint-delay": 10, "local-mem-bw": 1600, "peak-perf": 900,
+           "preferred-dataset-splits": 2, "collective-optimization": "localBWAware"},
+           "memory": {"memory-type": "LOCAL_MEMORY", "local-mem-latency": 100, "local-mem-bw": 2000},
+           "compute_model": "roofline"})";
+}
+
 Outcome compare_scenario(const std::string& text) {
     auto sc = config::parse_scenario_json(text, "scenario.json");
     INFO(sc.status().message());
@@ -305,13 +316,7 @@ TEST_CASE("generated transformer workloads give the same report with and without
     for (const char* model : {"analytical", "congestion", "flow"})
         for (const auto& c : cases) {
             DYNAMIC_SECTION(model << ": " << c.name) {
-                std::string text =
-                    std::string(R"({"schema": "astrolabe.scenario/1", "network_model": ")") + model +
-                    R"(", "workload": {"generate": {)" + c.generate + R"(}}, "network": )" + c.network +
-                    R"(, "system": {"endpoint-delay": 10, "local-mem-bw": 1600, "peak-perf": 900,
-                "preferred-dataset-splits": 2, "collective-optimization": "localBWAware"},
-                "memory": {"memory-type": "LOCAL_MEMORY", "local-mem-latency": 100, "local-mem-bw": 2000},
-                "compute_model": "roofline"})";
+                const std::string text = generated_scenario(model, c.generate, c.network);
                 Outcome o = compare_scenario(text);
                 INFO("symmetry: " << o.symmetry);
                 CHECK(o.complete);
@@ -361,13 +366,7 @@ TEST_CASE("generator-proven symmetry equals trace-proven symmetry and the full r
     for (const char* model : {"analytical", "congestion"})
         for (const auto& c : cases) {
             DYNAMIC_SECTION(model << ": " << c.name) {
-                std::string text =
-                    std::string(R"({"schema": "astrolabe.scenario/1", "network_model": ")") + model +
-                    R"(", "workload": {"generate": {)" + c.generate + R"(}}, "network": )" + c.network +
-                    R"(, "system": {"endpoint-delay": 10, "local-mem-bw": 1600, "peak-perf": 900,
-                    "preferred-dataset-splits": 2, "collective-optimization": "localBWAware"},
-                    "memory": {"memory-type": "LOCAL_MEMORY", "local-mem-latency": 100, "local-mem-bw": 2000},
-                    "compute_model": "roofline"})";
+                const std::string text = generated_scenario(model, c.generate, c.network);
                 auto sc = config::parse_scenario_json(text, "scenario.json");
                 REQUIRE(sc.is_ok());
                 auto setup = generated_source(sc.value().workload, sc.value().generate_params);
@@ -454,12 +453,25 @@ TEST_CASE("symmetry is not used where it would not be exact", "[system][symmetry
     t.comp(1, 10);
     t.coll(2, trace::CollectiveType::AllReduce, 1 << 20, {1});
     const std::vector<std::string> same = same_on_all(t, n);
+    // The same traces but NPU 5's: its compute 1 ns longer.
+    auto npu5_slower = [&] {
+        std::vector<std::string> traces = same;
+        TraceBuilder slow;
+        slow.comp(1, 11);
+        slow.coll(2, trace::CollectiveType::AllReduce, 1 << 20, {1});
+        traces[5] = slow.bytes();
+        return traces;
+    };
+    // Every NPU simulated, and the symmetry note says why (it names `why`).
+    auto check_all_simulated = [&](const Outcome& o, const char* why) {
+        CHECK(o.simulated == n);
+        CHECK(o.symmetry.find(why) != std::string::npos);
+    };
     SECTION("halving-doubling partners are not translation-invariant") {
         config::Scenario cfg = ring_config(n);
         cfg.system.implementation[0] = {{config::CollectiveAlgorithm::HalvingDoubling, -1}};
         Outcome o = compare_traces(cfg, same);
-        CHECK(o.simulated == n);
-        CHECK(o.symmetry.find("halvingDoubling") != std::string::npos);
+        check_all_simulated(o, "halvingDoubling");
     }
     SECTION("links shared between NPUs are no obstacle (flow model), a differing trace still is") {
         // The flow model's links fold onto the representative's: one NPU simulated, the same report.
@@ -467,14 +479,9 @@ TEST_CASE("symmetry is not used where it would not be exact", "[system][symmetry
         config::Scenario cfg = ring_config(n);
         cfg.network_model = config::NetworkModel::Flow;
         CHECK(compare_traces(cfg, same).simulated == 1);
-        std::vector<std::string> traces = same;
-        TraceBuilder slow;
-        slow.comp(1, 11);
-        slow.coll(2, trace::CollectiveType::AllReduce, 1 << 20, {1});
-        traces[5] = slow.bytes();
+        const std::vector<std::string> traces = npu5_slower();
         Outcome o = compare_traces(cfg, traces);
-        CHECK(o.simulated == n);
-        CHECK(o.symmetry.find("differ") != std::string::npos);
+        check_all_simulated(o, "differ");
     }
     SECTION("halving-doubling under the congestion model") {
         // Its partners (distance 1, 2, 4, ...) are not translation-invariant whatever the network model.
@@ -482,18 +489,12 @@ TEST_CASE("symmetry is not used where it would not be exact", "[system][symmetry
         cfg.network_model = config::NetworkModel::Congestion;
         cfg.system.implementation[0] = {{config::CollectiveAlgorithm::HalvingDoubling, -1}};
         Outcome o = compare_traces(cfg, same);
-        CHECK(o.simulated == n);
-        CHECK(o.symmetry.find("halvingDoubling") != std::string::npos);
+        check_all_simulated(o, "halvingDoubling");
     }
     SECTION("one NPU's trace differs") {
-        std::vector<std::string> traces = same;
-        TraceBuilder slow;
-        slow.comp(1, 11);
-        slow.coll(2, trace::CollectiveType::AllReduce, 1 << 20, {1});
-        traces[5] = slow.bytes();
+        const std::vector<std::string> traces = npu5_slower();
         Outcome o = compare_traces(ring_config(n), traces);
-        CHECK(o.simulated == n);
-        CHECK(o.symmetry.find("differ") != std::string::npos);
+        check_all_simulated(o, "differ");
     }
     SECTION("a straggler set by npu-overrides") {
         config::Scenario cfg = ring_config(n, R"(, "npu-overrides": [{"npus": [3], "compute-slowdown": 2}])");
