@@ -45,12 +45,8 @@ search::EvalResult ScenarioEvaluator::evaluate(const std::string& scenario_json)
         if (!generated_->workload.is_ok())
             return infeasible(S::Infeasible, generated_->workload.status().message());
         GeneratedSource& g = generated_->workload.value();
-        if (g.has_groups) {
-            if (!rest.groups.groups.empty())
-                return infeasible(S::Infeasible, "comm_groups: leave it out with a generated workload (the "
-                                                 "generator defines its own groups)");
-            rest.groups = g.groups;
-        }
+        Status groups = adopt_groups(g.groups, g.has_groups, rest.groups); // g is kept for the next point
+        if (!groups.is_ok()) return infeasible(S::Infeasible, groups.message());
         std::vector<std::string> warnings;
         auto built = build_simulation(std::move(rest), *g.traces, warnings, options, &host);
         if (!built.is_ok()) return infeasible(S::Infeasible, built.status().message());

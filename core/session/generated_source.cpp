@@ -74,4 +74,13 @@ Result<GeneratedSource> generated_source(const std::string& kind,
     return out;
 }
 
+Status adopt_groups(config::CommGroups generated, bool has_groups, config::CommGroups& scenario_groups) {
+    if (!has_groups) return Status::ok();
+    if (!scenario_groups.groups.empty())
+        return Status::error("comm_groups: leave it out with a generated workload (the generator defines its "
+                             "own groups)");
+    scenario_groups = std::move(generated);
+    return Status::ok();
+}
+
 } // namespace astrolabe

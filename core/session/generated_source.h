@@ -26,4 +26,8 @@ struct GeneratedSource {
 Result<GeneratedSource> generated_source(const std::string& kind,
                                          const std::vector<std::pair<std::string, std::string>>& params);
 
+// Gives a scenario the generator's communicator groups (when it defines any). A scenario that names its own
+// groups as well is refused: the generator's ranks only make sense with its groups.
+Status adopt_groups(config::CommGroups generated, bool has_groups, config::CommGroups& scenario_groups);
+
 } // namespace astrolabe

@@ -60,13 +60,8 @@ Result<Workload> open_workload(config::Scenario& s, SessionHost& host) {
     case config::Scenario::WorkloadKind::Generate: {
         auto gen = generated_source(s.workload, s.generate_params);
         if (!gen.is_ok()) return gen.status();
-        if (gen.value().has_groups) {
-            if (!s.groups.groups.empty())
-                return Status::error(
-                    "comm_groups: leave it out with a generated workload (the generator defines "
-                    "its own groups)");
-            s.groups = std::move(gen.value().groups);
-        }
+        Status groups = adopt_groups(std::move(gen.value().groups), gen.value().has_groups, s.groups);
+        if (!groups.is_ok()) return groups;
         out.traces = std::move(gen.value().traces);
         out.label = "(generated " + s.workload + ")";
         break;
