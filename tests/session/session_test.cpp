@@ -153,6 +153,17 @@ TEST_CASE("bad input comes back from the session as one message per problem", "[
                             "NPUs, which exceeds the limit of 16777216 NPUs"));
         CHECK_THAT(s.status().message(), !Contains("no dimensions"));
     }
+    SECTION("a generated workload that defines groups refuses the scenario's own comm_groups") {
+        // dp 2 x tp 2 makes the generator define its data and tensor groups; the scenario names one too.
+        SessionHost no_files;
+        auto e = evaluate_scenario(R"({"workload": {"generate": {"kind": "transformer", "model": "gpt",
+            "layers": 2, "hidden": 256, "heads": 4, "seq": 128, "batch": 4, "micro-batch": 2, "dp": 2, "tp": 2}},
+          "comm_groups": {"1": [0, 1]}, "system": {},
+          "network": {"topology": ["Ring"], "npus_count": [4], "bandwidth": [1], "latency": [1]}})",
+                                   no_files);
+        REQUIRE_FALSE(e.is_ok());
+        CHECK_THAT(e.status().message(), Contains("comm_groups: leave it out with a generated workload"));
+    }
     SECTION("a host without files refuses a prefix workload with a message") {
         SessionHost no_files;
         auto e = evaluate_scenario(R"({"workload": {"prefix": "x/y"}, "system": {},
