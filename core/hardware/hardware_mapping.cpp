@@ -34,10 +34,6 @@ config::SystemConfig base_system(int kind, std::vector<config::AlgorithmChoice> 
     return sys;
 }
 
-bool hierarchical(NcclAlgo a) {
-    return a == NcclAlgo::Tree || a == NcclAlgo::NvlsTree || a == NcclAlgo::CollNet;
-}
-
 } // namespace
 
 trace::CollectiveType trace_collective(CollOp op) {
@@ -57,7 +53,7 @@ trace::CollectiveType trace_collective(CollOp op) {
 MappedCollective map_collective(const config::HardwareConfig& hw, CollOp op, uint64_t bytes,
                                 const NcclChoice& c) {
     MappedCollective out;
-    const uint32_t n = hw.ranks(), g = hw.gpus_per_node, m = hw.nodes;
+    const uint32_t n = hw.ranks();
     const int kind = static_cast<int>(op); // CollOp follows config::CollectiveKind's order
     out.type = trace_collective(op);
     // The engine's all-gather message is a rank's whole input; nccl-tests' size is the gathered output.
@@ -65,23 +61,13 @@ MappedCollective map_collective(const config::HardwareConfig& hw, CollOp op, uin
     const double lat_ns = c.latency_us * 1e3;
     const config::AlgorithmChoice ring{config::CollectiveAlgorithm::Ring, -1};
 
-    if (op == CollOp::AllReduce && hierarchical(c.algo) && g > 1) {
-        // Chunks let the in-node and cross-node stages overlap; small collectives stay one chunk so the
-        // latency is paid once, as in NCCL where a small message is a single pipeline step.
-        uint32_t splits = static_cast<uint32_t>(std::clamp<uint64_t>(bytes >> 20, 1, 8));
-        // Messages per chunk: reduce-scatter and all-gather (g-1 each) in the node, 2(m-1) across.
-        double msgs = double(splits) * (2.0 * (g - 1) + 2.0 * (m - 1));
-        double hop = lat_ns / msgs / 2.0; // Switch: two hops per message
-        // Dimension bandwidths in the engine's ring terms: a ring over g GPUs at B moves a reduce-scatter
-        // at bus bandwidth B. Across nodes, the per-GPU NIC share (CollNet: scaled for in-switch reduce).
-        out.network.dims = {switch_dim(g, c.intra_busbw_gbs, hop), switch_dim(m, c.inter_busbw_gbs, hop)};
-        out.system = base_system(kind, {ring, ring});
-        out.system.collective_optimization = config::CollectiveOptimization::LocalBWAware;
-        out.system.preferred_dataset_splits = splits;
-        return out;
-    }
-    // One dimension over every rank. Messages in sequence per rank: ring all-reduce 2(n-1), all-gather and
-    // reduce-scatter n-1, ring all-to-all n(n-1)/2.
+    // One dimension over every rank, whatever NCCL's algorithm: the tuner's figures already hold the
+    // hierarchical path (a tree's in-node and cross-node stages set its bus bandwidth and latency), and
+    // NCCL pipelines its stages in 32-512 KiB chunks, far finer than the engine's chunks could: a two-
+    // dimension plan with a few large chunks paid pipeline fill and drain NCCL does not (3 % at 2 GiB on
+    // the p4de table) and overlapped latencies NCCL pays. So for every algorithm the engine's time is
+    // latency + bus bytes / bus bandwidth. Messages in sequence per rank: ring all-reduce 2(n-1),
+    // all-gather and reduce-scatter n-1, ring all-to-all n(n-1)/2.
     double msgs = op == CollOp::AllReduce  ? 2.0 * (n - 1)
                   : op == CollOp::AllToAll ? double(n) * (n - 1) / 2.0
                                            : double(n - 1);

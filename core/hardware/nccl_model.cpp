@@ -55,17 +55,31 @@ double net_step_us(Fabric f, NcclProto p) {
         simple = 16.0;
         break;
     case Fabric::Efa:
-        simple = 70.0; // calibrated on the flat 160 us small-message floor of the 2-node p4de table
+        // The p4de table: its LL floor (~161 us for 8 B-1 KiB) is half a Simple step per crossing, and
+        // its Simple rows at 2-8 MiB sit ~300 us above LL's.
+        simple = 140.0;
         break;
     case Fabric::Tcpxo:
         simple = 40.0;
         break;
     }
-    // On RDMA fabrics the lighter protocols shorten a step; on EFA and TCPXO a step's cost is the
-    // per-message software path (libfabric/SRD, TCP), which no protocol avoids.
-    bool rdma = f == Fabric::Infiniband || f == Fabric::Roce || f == Fabric::Unknown;
-    double ratio = !rdma ? 1.0 : p == NcclProto::LL ? 0.5 : p == NcclProto::LL128 ? 0.75 : 1.0;
+    // LL's data and flag arrive in one write the receiver polls; a Simple step also waits for the
+    // sender's completion and the receiver's flush of GPUDirect data, twice the round trips. LL128 sits
+    // between. The same on every fabric (the p4de table's LL floor and Simple rows agree with it).
+    double ratio = p == NcclProto::LL ? 0.5 : p == NcclProto::LL128 ? 0.75 : 1.0;
     return simple * ratio;
+}
+
+// Fixed cost of one network message, expressed as the bytes the NIC could have moved meanwhile
+// (cost_us x achievable per-NIC rate). RDMA NICs post a work request in well under a microsecond (a
+// 512 KiB chunk loses ~1 %); EFA's SRD runs its reliability, segmentation and completion in software
+// per message: calibrated on the 2-node p4de table, whose busbw stays at half its asymptote from 2 to
+// 32 MiB (chunks of 32-64 KiB) and reaches it at 512 MiB (full 512 KiB chunks): 2.5 us per message.
+double net_msg_overhead_bytes(Fabric f, double nic_gbs) {
+    double us = 0.2; // InfiniBand, RoCE, unknown: one RDMA work request
+    if (f == Fabric::Efa) us = 2.5;
+    if (f == Fabric::Tcpxo) us = 2.0; // TCP receive path per message; no open table, public figure only
+    return us * nic_gbs * 1e3;
 }
 
 // Fraction of a NIC's line rate NCCL reaches with large messages: InfiniBand/RoCE RDMA with GPUDirect
@@ -109,8 +123,26 @@ constexpr double kNvlsTreeIntraFraction = 0.94;
 
 // Host time of one kernel launch (cudaLaunchKernel plus NCCL's enqueue work). One process per GPU
 // launches one; a single `-g 8` process launches eight in a row, so its loop cannot go faster than
-// 8 launches (the ~35 us floor of the single-process tables).
-constexpr double kLaunchUs = 4.4;
+// 8 launches. The enqueue work grows with the channels the kernel uses (one work descriptor per
+// channel): the single-process H100 tables sit at ~35 us while small collectives use one or a few
+// channels and at ~41.5 us once they use all 16 (512 KiB-4 MiB all-gather and reduce-scatter rows of the
+// together_* tables): 4.32 us + 0.054 us per channel.
+constexpr double kLaunchUs = 4.32;
+constexpr double kLaunchPerChannelUs = 0.054;
+
+// Channels and threads (NCCL src/graph/tuning.cc, enqueue.cc): a kernel runs up to 512 threads per
+// channel (LL128: 640) and NCCL lowers the channel count while a collective would leave fewer than the
+// protocol's threshold of bytes per thread: LL 8 (times the rank count for rings), LL128 8, Simple 64.
+constexpr uint32_t kNvswitchChannels = 16;
+
+// The network's cost per message. NCCL moves a collective across the network in chunks of at most one
+// buffer step (4 MiB buffer / 8 steps = 512 KiB, Simple), each a separate send through the NIC (one
+// work request on RDMA NICs; on EFA a libfabric send segmented and acknowledged by SRD in software).
+// A message costs its fixed part plus its bytes at the NIC's rate, so small chunks reach less of the
+// rate. Trees shrink their chunk for medium sizes (NCCL keeps 8x the tree depth chunks per channel in
+// flight, then 4x, then 1x, never below 128, 64, 32 KiB): that is NCCL's own "trees are not perfectly
+// sticking to the model for medium sizes" (its treeCorrectionFactor dips to 0.5 at 128 KiB-4 MiB).
+constexpr double kNetChunkBytes = 512.0 * 1024;
 
 uint32_t ceil_log2(uint32_t n) {
     uint32_t l = 0;
@@ -169,8 +201,62 @@ double nic_gbs_per_gpu(const HardwareConfig& hw) {
     return node / hw.gpus_per_node;
 }
 
-double host_launch_us(const HardwareConfig& hw) {
-    return kLaunchUs * (hw.processes == config::ProcessLayout::OnePerNode ? hw.gpus_per_node : 1);
+double host_launch_us(const HardwareConfig& hw, uint32_t channels) {
+    double one = kLaunchUs + kLaunchPerChannelUs * std::max<uint32_t>(1, channels);
+    return one * (hw.processes == config::ProcessLayout::OnePerNode ? hw.gpus_per_node : 1);
+}
+
+uint32_t max_channels(const HardwareConfig& hw) {
+    if (hw.gpus_per_node > 1) return kNvswitchChannels;
+    return std::clamp<uint32_t>(2 * hw.nics_per_node, 2, kNvswitchChannels);
+}
+
+uint32_t channels_used(const HardwareConfig& hw, NcclAlgo algo, NcclProto proto, uint64_t bytes) {
+    const uint64_t threads = proto == NcclProto::LL128 ? 640 : 512;
+    const uint64_t per_thread = proto == NcclProto::LL      ? 8ull * (algo == NcclAlgo::Ring ? hw.ranks() : 1)
+                                : proto == NcclProto::LL128 ? 8
+                                                            : 64;
+    uint64_t nc = bytes / (threads * per_thread);
+    return static_cast<uint32_t>(std::clamp<uint64_t>(nc, 1, max_channels(hw)));
+}
+
+namespace {
+
+// The chunk a tree sends per network message (NCCL enqueue.cc's rule for Simple trees): start from a full
+// buffer step and halve while a channel would hold fewer than 8x the tree depth chunks (down to 128 KiB),
+// 4x (down to 64 KiB), 1x (down to 32 KiB).
+double tree_chunk_bytes(double bytes_per_channel, uint32_t depth) {
+    double c = kNetChunkBytes;
+    const double d = std::max<uint32_t>(1, depth);
+    while (bytes_per_channel / c < 8 * d && c > 128 * 1024)
+        c /= 2;
+    while (bytes_per_channel / c < 4 * d && c > 64 * 1024)
+        c /= 2;
+    while (bytes_per_channel / c < d && c > 32 * 1024)
+        c /= 2;
+    return c;
+}
+
+// The bytes of one network message for this algorithm, protocol and size: a ring step carries one rank's
+// slice of a channel (at most a buffer step), a Simple tree the chunk above; an LL step at most its
+// 64 KiB of 16-byte lines (half of them flags).
+double net_msg_bytes(const HardwareConfig& hw, NcclAlgo algo, NcclProto proto, uint64_t bytes,
+                     uint32_t channels) {
+    const double per_channel = double(bytes) / std::max<uint32_t>(1, channels);
+    const bool ring = algo == NcclAlgo::Ring;
+    const double slice = ring ? per_channel / hw.ranks() : per_channel;
+    if (proto == NcclProto::LL) return std::max(1.0, std::min(64.0 * 1024, 2 * slice));
+    if (ring || proto == NcclProto::LL128) return std::max(1.0, std::min(kNetChunkBytes, slice));
+    const bool nvls = algo == NcclAlgo::NvlsTree || (algo == NcclAlgo::CollNet && hw.nvls);
+    uint32_t depth = (nvls ? 1 : hw.gpus_per_node - 1) + ceil_log2(hw.nodes);
+    return tree_chunk_bytes(per_channel, depth);
+}
+
+} // namespace
+
+double net_msg_factor(const HardwareConfig& hw, double msg_bytes) {
+    const double x = net_msg_overhead_bytes(hw.fabric, hw.nic_gbps / 8.0 * fabric_efficiency(hw.fabric));
+    return msg_bytes * (kNetChunkBytes + x) / (kNetChunkBytes * (msg_bytes + x));
 }
 
 // [SECTION] estimates
@@ -184,7 +270,11 @@ NcclChoice estimate(const HardwareConfig& hw, CollOp op, uint64_t bytes, NcclAlg
     const double eff = proto_efficiency(hw.gpu, proto);
     const double nvl_step = nvlink_step_us(hw.gpu, proto);
     const double net_step = net_step_us(hw.fabric, proto);
-    const double nic = nic_gbs_per_gpu(hw) * eff;
+    c.channels = channels_used(hw, algo, proto, bytes);
+    if (m > 1) c.net_msg_factor = net_msg_factor(hw, net_msg_bytes(hw, algo, proto, bytes, c.channels));
+    // Across nodes: the GPU's share of the NICs, at the protocol's efficiency and the per-message
+    // efficiency of this size's network messages.
+    const double nic = nic_gbs_per_gpu(hw) * eff * c.net_msg_factor;
     const double bus_bytes = double(bytes) * busbw_factor(op, n);
     const bool ar = op == CollOp::AllReduce;
     if (n < 2) return c;

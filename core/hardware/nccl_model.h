@@ -43,13 +43,29 @@ struct NcclChoice {
     double inter_busbw_gbs = 0; // achievable bandwidth per GPU across nodes (its share of the NICs)
     double busbw_gbs = 0;       // the bottleneck bus bandwidth of the whole collective
     double predicted_us = 0;    // the tuner's estimate (used to choose; the engine gives the time)
+    uint32_t channels = 1;      // channels (parallel rings/trees, one thread block each) used at this size
+    double net_msg_factor = 1; // per-message efficiency of the network at this size's chunk (1 = full chunks)
 };
+
+// Channels NCCL builds for the system (what a large collective uses): 16 on an 8-GPU NVSwitch node, two per
+// NIC on a one-GPU node.
+uint32_t max_channels(const config::HardwareConfig& hw);
+
+// Channels a collective of `bytes` uses with `proto`: NCCL drops channels until each thread has at least
+// its protocol's threshold of bytes (enqueue.cc; ring LL's threshold is scaled by the rank count).
+uint32_t channels_used(const config::HardwareConfig& hw, config::NcclAlgo algo, config::NcclProto proto,
+                       uint64_t bytes);
 
 // Per-GPU share of the node's NICs after the fabric's achievable efficiency, GB/s.
 double nic_gbs_per_gpu(const config::HardwareConfig& hw);
 
-// Host time to launch one collective: one NCCL kernel launch per GPU the process drives (us).
-double host_launch_us(const config::HardwareConfig& hw);
+// The network's efficiency for messages of `msg_bytes` relative to full 512 KiB chunks: each message pays
+// a fixed cost of its fabric (tiny on RDMA NICs, several us on EFA) besides its bytes.
+double net_msg_factor(const config::HardwareConfig& hw, double msg_bytes);
+
+// Host time to launch one collective: one NCCL kernel launch per GPU the process drives, each costing a
+// fixed part plus a part per channel the kernel uses (us).
+double host_launch_us(const config::HardwareConfig& hw, uint32_t channels = 1);
 
 // The algorithm and protocol NCCL would use for `bytes` (nccl-tests' size column), honouring a forced
 // algorithm (`force`, or hw.algo when force is Auto) and protocol.

@@ -131,7 +131,8 @@ Result<CollectivePerfRow> run_collective_perf_row(const CollectivePerfRequest& r
     } else {
         row.choice = hardware::choose(hw, req.op, bytes, req.algo);
         hardware::MappedCollective m = hardware::map_collective(hw, req.op, bytes, row.choice);
-        uint64_t launch_us = static_cast<uint64_t>(std::llround(hardware::host_launch_us(hw)));
+        uint64_t launch_us =
+            static_cast<uint64_t>(std::llround(hardware::host_launch_us(hw, row.choice.channels)));
         auto one = simulate(m.network, m.system, m.type, m.comm_size, launch_us, 1);
         if (!one) return one.status();
         auto many = simulate(m.network, m.system, m.type, m.comm_size, launch_us, kIterations);

@@ -113,3 +113,64 @@ TEST_CASE("collective-perf: sizes and nccl-tests' size spellings", "[hardware]")
     CHECK_FALSE(parse_nccl_size("G", b));
     CHECK_FALSE(parse_nccl_size("-1", b));
 }
+
+TEST_CASE("nccl model: channels follow NCCL's per-thread thresholds", "[hardware]") {
+    // One HGX node builds 16 channels. A ring LL kernel keeps 8 B x 8 ranks per thread of its 512 threads,
+    // i.e. 32 KiB per channel: 8 B uses one channel, 256 KiB eight, 512 KiB and more all sixteen. Simple
+    // keeps 64 B per thread (32 KiB per channel) without the rank factor.
+    auto hw = hgx_h100();
+    CHECK(max_channels(hw) == 16);
+    CHECK(channels_used(hw, NcclAlgo::Ring, NcclProto::LL, 8) == 1);
+    CHECK(channels_used(hw, NcclAlgo::Ring, NcclProto::LL, 256 << 10) == 8);
+    CHECK(channels_used(hw, NcclAlgo::Ring, NcclProto::LL, 512 << 10) == 16);
+    CHECK(channels_used(hw, NcclAlgo::Ring, NcclProto::Simple, 64 << 10) == 2);
+    // A node of one GPU and one NIC: two channels.
+    hw.gpus_per_node = 1;
+    hw.nics_per_node = 1;
+    CHECK(max_channels(hw) == 2);
+}
+
+TEST_CASE("nccl model: a -g 8 process pays per channel on each of its launches", "[hardware]") {
+    // 4.32 us + 0.054 us per channel, eight launches: 35.0 us with one channel, 41.5 us with sixteen
+    // (the together_* tables' floors below and above 512 KiB).
+    auto hw = hgx_h100();
+    hw.processes = config::ProcessLayout::OnePerNode;
+    CHECK(host_launch_us(hw, 1) == Approx(8 * 4.374));
+    CHECK(host_launch_us(hw, 16) == Approx(8 * (4.32 + 16 * 0.054)));
+    hw.processes = config::ProcessLayout::OnePerGpu;
+    CHECK(host_launch_us(hw, 16) == Approx(4.32 + 16 * 0.054));
+}
+
+TEST_CASE("nccl model: the network's per-message cost", "[hardware]") {
+    // f(m) = m (C + x) / (C (m + x)) with C = 512 KiB and x = cost x per-NIC rate. EFA (2.5 us at
+    // 12.5 GB/s x 0.835 = 26.1 kB): a 32 KiB chunk reaches 0.58 of a full chunk's rate, 512 KiB 1.
+    // InfiniBand (0.2 us at 50 GB/s x 0.978 = 9.8 kB): 32 KiB reaches 0.78.
+    config::HardwareConfig hw;
+    hw.fabric = config::Fabric::Efa;
+    hw.nic_gbps = 100;
+    const double c = 512.0 * 1024;
+    double x = 2.5 * 12.5 * 0.835 * 1e3;
+    CHECK(net_msg_factor(hw, c) == Approx(1.0));
+    CHECK(net_msg_factor(hw, 32 * 1024) == Approx(32768 * (c + x) / (c * (32768 + x))));
+    CHECK(net_msg_factor(hw, 32 * 1024) == Approx(0.584).epsilon(0.01));
+    hw.fabric = config::Fabric::Infiniband;
+    hw.nic_gbps = 400;
+    x = 0.2 * 50 * 0.978 * 1e3;
+    CHECK(net_msg_factor(hw, 32 * 1024) == Approx(32768 * (c + x) / (c * (32768 + x))));
+}
+
+TEST_CASE("nccl model: a Simple tree's network chunk shrinks for medium sizes", "[hardware]") {
+    // 2 x 8 A100 over EFA, tree depth 7 + 1 = 8, 16 channels: 4 MiB leaves 256 KiB per channel, so the
+    // chunk halves to 32 KiB (fewer than 8 chunks of 64 KiB); 512 MiB keeps full 512 KiB chunks.
+    config::HardwareConfig hw;
+    hw.gpu = config::GpuModel::A100Sxm80;
+    hw.nodes = 2;
+    hw.nvls = false;
+    hw.nics_per_node = 4;
+    hw.nic_gbps = 100;
+    hw.fabric = config::Fabric::Efa;
+    NcclChoice mid = estimate(hw, CollOp::AllReduce, 4 << 20, NcclAlgo::Tree, NcclProto::Simple);
+    CHECK(mid.net_msg_factor == Approx(net_msg_factor(hw, 32 * 1024)));
+    NcclChoice big = estimate(hw, CollOp::AllReduce, 512ull << 20, NcclAlgo::Tree, NcclProto::Simple);
+    CHECK(big.net_msg_factor == Approx(1.0));
+}

@@ -54,20 +54,18 @@ struct Bound {
 };
 
 // Targets 0.05 / 0.15 where met; documented misses otherwise (docs/validation.md):
-// - aws_p4de (A100, 2 nodes, EFA): 1-64 MiB run 30-60 % faster than measured; EFA's per-message cost grows
-//   with size in ways one step latency cannot express.
+// - aws_p4de (A100, 2 nodes, EFA): 7.5 %; the table is not monotonic at 16-64 MiB (busbw 26, 41, 48, 64)
+//   and its 2-4 MiB rows are 14 % slower than the model's LL/Simple crossover.
 // - galvatron (A100, one node, -g 8): 8 %, mostly the 1 MiB row (23 % fast) and the noisy 512 MiB row.
-// - together all_gather / reduce_scatter (forced ring): 8-14 % fast at 32 MiB-1 GiB, where the measured
-//   ring climbs slowly towards its asymptote (one achievable bandwidth per GPU cannot follow).
 // - xxrjun all_to_all: 5.6 %.
 const Bound kBounds[] = {
-    {"aws_p4de_a100_2node_efa_allreduce", 0.42, 0.10},
+    {"aws_p4de_a100_2node_efa_allreduce", 0.08, 0.07},
     {"aws_p5_h100_1node_allreduce", 0.05, 0.12},
     {"bitdeer_h100_2node_ib_allreduce", 0.05, 0.15},
     {"galvatron_a100_40gb_1node_allreduce", 0.09, 0.15},
-    {"together_h100_1node_allgather_ring", 0.09, 0.05},
-    {"together_h100_1node_allreduce_ring", 0.05, 0.08},
-    {"together_h100_1node_reducescatter_ring", 0.09, 0.06},
+    {"together_h100_1node_allgather_ring", 0.05, 0.03},
+    {"together_h100_1node_allreduce_ring", 0.04, 0.06},
+    {"together_h100_1node_reducescatter_ring", 0.05, 0.05},
     {"xxrjun_h100_10node_1gpn_all_reduce", 0.05, 0.15},
     {"xxrjun_h100_1node_all_gather", 0.05, 0.15},
     {"xxrjun_h100_1node_all_reduce", 0.05, 0.15},
