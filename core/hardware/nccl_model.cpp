@@ -144,6 +144,10 @@ constexpr uint32_t kNvswitchChannels = 16;
 // sticking to the model for medium sizes" (its treeCorrectionFactor dips to 0.5 at 128 KiB-4 MiB).
 constexpr double kNetChunkBytes = 512.0 * 1024;
 
+// Point-to-point (send/receive, hence all-to-all) uses LL up to this many bytes per peer, Simple above
+// (NCCL_P2P_LL_THRESHOLD's default).
+constexpr double kP2pLlThresholdBytes = 16.0 * 1024;
+
 uint32_t ceil_log2(uint32_t n) {
     uint32_t l = 0;
     while ((1u << l) < n)
@@ -282,6 +286,12 @@ NcclChoice estimate(const HardwareConfig& hw, CollOp op, uint64_t bytes, NcclAlg
     // GPUDirect); over EFA and TCPXO it stays on NVLink only.
     const bool rdma = hw.fabric != Fabric::Efa && hw.fabric != Fabric::Tcpxo;
     if (m > 1 && proto == NcclProto::LL128 && !rdma) return c;
+    // All-to-all is NCCL's grouped send/receive, whose protocol is fixed by the bytes per peer: LL up to
+    // NCCL_P2P_LL_THRESHOLD (16 KiB), Simple above; point-to-point never runs LL128.
+    if (op == CollOp::AllToAll && hw.proto == NcclProto::Auto) { // a forced nccl_proto is honoured
+        const bool ll = double(bytes) / n <= kP2pLlThresholdBytes;
+        if (proto != (ll ? NcclProto::LL : NcclProto::Simple)) return c;
+    }
     switch (algo) {
     case NcclAlgo::Ring: {
         // One ring through every rank; its speed is its slowest hop. Over nodes, the rings of all channels
@@ -363,6 +373,13 @@ NcclChoice choose(const HardwareConfig& hw, CollOp op, uint64_t bytes, NcclAlgo 
         // The forced algorithm does not apply here (tree on one node, NVLS for all-gather): NCCL falls
         // back to ring as well.
         return choose(hw, op, bytes, NcclAlgo::Ring);
+    }
+    if (best.predicted_us < 0 && hw.proto != NcclProto::Auto) {
+        // The forced protocol does not run here (LL128 across EFA or TCPXO): take the tuner's own choice
+        // rather than no collective at all.
+        HardwareConfig any = hw;
+        any.proto = NcclProto::Auto;
+        return choose(any, op, bytes, force);
     }
     return best;
 }

@@ -174,3 +174,24 @@ TEST_CASE("nccl model: a Simple tree's network chunk shrinks for medium sizes", 
     NcclChoice big = estimate(hw, CollOp::AllReduce, 512ull << 20, NcclAlgo::Tree, NcclProto::Simple);
     CHECK(big.net_msg_factor == Approx(1.0));
 }
+
+TEST_CASE("nccl model: all-to-all runs point-to-point protocols", "[hardware]") {
+    // NCCL's send/receive uses LL up to 16 KiB per peer (NCCL_P2P_LL_THRESHOLD) and Simple above, never
+    // LL128: 8 ranks x 16 KiB = 128 KiB is LL, 32 MiB is Simple even where LL128's estimate is lower.
+    auto hw = hgx_h100();
+    CHECK(choose(hw, CollOp::AllToAll, 128 << 10).proto == NcclProto::LL);
+    CHECK(choose(hw, CollOp::AllToAll, 32 << 20).proto == NcclProto::Simple);
+}
+
+TEST_CASE("nccl model: a forced protocol that cannot run falls back to the tuner's choice", "[hardware]") {
+    // LL128 needs in-order 128-byte writes, which EFA does not give across nodes: with nccl_proto LL128
+    // on two EFA nodes the collective still runs (with a valid protocol and a positive bandwidth).
+    config::HardwareConfig hw;
+    hw.nodes = 2;
+    hw.fabric = config::Fabric::Efa;
+    hw.proto = NcclProto::LL128;
+    NcclChoice c = choose(hw, CollOp::AllReduce, 4 << 20);
+    CHECK(c.predicted_us > 0);
+    CHECK(c.busbw_gbs > 0);
+    CHECK(c.proto != NcclProto::LL128);
+}
