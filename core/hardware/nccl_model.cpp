@@ -35,7 +35,7 @@ constexpr double kKernelBaseUs = 10.0;
 // gen2): from the single-node A100 table, the only one in the open set, so these are the least certain.
 double nvlink_step_us(GpuModel g, NcclProto p) {
     static const double h100[3] = {0.4, 1.7, 3.0}; // LL, LL128, Simple
-    static const double a100[3] = {0.8, 5.7, 10.6};
+    static const double a100[3] = {0.8, 5.0, 10.6};
     const double* t = g == GpuModel::H100Sxm ? h100 : a100;
     return t[p == NcclProto::LL ? 0 : p == NcclProto::LL128 ? 1 : 2];
 }
@@ -103,11 +103,12 @@ double fabric_efficiency(Fabric f) {
 // Protocol efficiency on bandwidth: LL sends 8 data bytes per 16-byte line and polls each, so its rate is
 // that of the SMs' 8-byte stores and flag polls, not the link's: a third of the link on H100, a fifth on
 // A100 (both A100 tables, NVLink-only and EFA, agree on it). LL128 carries 120 data bytes per 128-byte line
-// (15/16) on H100; on A100 its warps cannot keep NVLink3 as busy (the A100 table's 2-32 MiB rows reach ~0.78
-// of the Simple bandwidth). Simple moves raw data.
+// (15/16) on H100; on A100 its warps cannot keep NVLink3 as busy: the galvatron table's 4-16 MiB rows
+// reach ~0.62 of the Simple bandwidth (NCCL's own tuner also caps LL128 per channel, ll128MaxBwPerCh,
+// below what Simple reaches). Simple moves raw data.
 double proto_efficiency(GpuModel g, NcclProto p) {
     if (p == NcclProto::LL) return g == GpuModel::H100Sxm ? 0.33 : 0.2;
-    if (p == NcclProto::LL128) return g == GpuModel::H100Sxm ? 120.0 / 128.0 : 0.78;
+    if (p == NcclProto::LL128) return g == GpuModel::H100Sxm ? 120.0 / 128.0 : 0.62;
     return 1.0;
 }
 
@@ -147,6 +148,15 @@ constexpr double kNetChunkBytes = 512.0 * 1024;
 // Point-to-point (send/receive, hence all-to-all) uses LL up to this many bytes per peer, Simple above
 // (NCCL_P2P_LL_THRESHOLD's default).
 constexpr double kP2pLlThresholdBytes = 16.0 * 1024;
+
+// NVLS all-reduce bus bandwidth on g GPUs of one NVSwitch. With in-switch reduction each GPU sends its
+// buffer once (multimem reductions read it) and receives the result once, whatever g: the algorithm
+// bandwidth is the constant, nvls_gbs / 1.75 at the 8 GPUs the figure was measured on, and the bus
+// bandwidth (nccl-tests' 2(g-1)/g factor) scales with g. A ring's traffic per GPU is 2(g-1)/g of the
+// buffer, so its bus bandwidth is the constant instead.
+double nvls_busbw(const GpuSpec& gpu, uint32_t g) {
+    return gpu.nvls_gbs / 1.75 * (2.0 * (g - 1) / g);
+}
 
 uint32_t ceil_log2(uint32_t n) {
     uint32_t l = 0;
@@ -317,7 +327,7 @@ NcclChoice estimate(const HardwareConfig& hw, CollOp op, uint64_t bytes, NcclAlg
     case NcclAlgo::Nvls:
         // In-switch reduction on one node: each GPU sends its data once and reads the result once.
         if (!ar || !hw.nvls || m != 1 || proto != NcclProto::Simple) return c;
-        c.intra_busbw_gbs = c.busbw_gbs = gpu.nvls_gbs;
+        c.intra_busbw_gbs = c.busbw_gbs = nvls_busbw(gpu, g);
         c.latency_us = kKernelBaseUs + kNvlsLatencyUs;
         break;
     case NcclAlgo::Tree:
@@ -332,7 +342,7 @@ NcclChoice estimate(const HardwareConfig& hw, CollOp op, uint64_t bytes, NcclAlg
         if (nvls && proto != NcclProto::Simple) return c;
         if (algo == NcclAlgo::CollNet && proto != NcclProto::Simple) return c;
         c.intra_busbw_gbs =
-            g > 1 ? (nvls ? gpu.nvls_gbs * kNvlsTreeIntraFraction : gpu.nvlink_ring_gbs * eff) : 0;
+            g > 1 ? (nvls ? nvls_busbw(gpu, g) * kNvlsTreeIntraFraction : gpu.nvlink_ring_gbs * eff) : 0;
         // Across nodes each GPU all-reduces its 1/g share; CollNet reduces in the switch, so the data
         // crosses the NIC once each way instead of 2(m-1)/m times.
         double cross = algo == NcclAlgo::CollNet ? 1.0 : 2.0 * (m - 1) / m;

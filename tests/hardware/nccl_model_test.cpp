@@ -195,3 +195,17 @@ TEST_CASE("nccl model: a forced protocol that cannot run falls back to the tuner
     CHECK(c.busbw_gbs > 0);
     CHECK(c.proto != NcclProto::LL128);
 }
+
+TEST_CASE("nccl model: NVLS keeps its algorithm bandwidth on fewer GPUs", "[hardware]") {
+    // In-switch reduction moves each GPU's buffer once in and once out whatever the GPU count, so the
+    // algorithm bandwidth stays 462 / 1.75 = 264 GB/s; nccl-tests' bus bandwidth is 2(g-1)/g of it:
+    // 462 on 8 GPUs, 396 on 4. A ring's bus bandwidth (358) does not depend on g.
+    auto hw = hgx_h100();
+    CHECK(choose(hw, CollOp::AllReduce, 1ull << 30).busbw_gbs == Approx(462.0));
+    hw.gpus_per_node = 4;
+    hw.nics_per_node = 4;
+    NcclChoice c = choose(hw, CollOp::AllReduce, 1ull << 30);
+    CHECK(c.algo == NcclAlgo::Nvls);
+    CHECK(c.busbw_gbs == Approx(462.0 / 1.75 * 1.5));
+    CHECK(choose(hw, CollOp::AllReduce, 1ull << 30, NcclAlgo::Ring).busbw_gbs == Approx(358.0));
+}

@@ -56,13 +56,14 @@ struct Bound {
 // Targets 0.05 / 0.15 where met; documented misses otherwise (docs/validation.md):
 // - aws_p4de (A100, 2 nodes, EFA): 7.5 %; the table is not monotonic at 16-64 MiB (busbw 26, 41, 48, 64)
 //   and its 2-4 MiB rows are 14 % slower than the model's LL/Simple crossover.
-// - galvatron (A100, one node, -g 8): 8 %, mostly the 1 MiB row (23 % fast) and the noisy 512 MiB row.
+// - galvatron (A100, one node, -g 8): 6.2 %, mostly the 1 MiB row (23 % fast) and the 128-512 MiB rows
+//   (7-10 % fast; the source calls the 512 MiB dip noise).
 // - xxrjun all_to_all: 5.3 % (10 % fast at 256-512 MiB).
 const Bound kBounds[] = {
     {"aws_p4de_a100_2node_efa_allreduce", 0.08, 0.07},
     {"aws_p5_h100_1node_allreduce", 0.05, 0.12},
     {"bitdeer_h100_2node_ib_allreduce", 0.05, 0.15},
-    {"galvatron_a100_40gb_1node_allreduce", 0.09, 0.15},
+    {"galvatron_a100_40gb_1node_allreduce", 0.07, 0.15},
     {"together_h100_1node_allgather_ring", 0.05, 0.03},
     {"together_h100_1node_allreduce_ring", 0.04, 0.06},
     {"together_h100_1node_reducescatter_ring", 0.05, 0.05},
