@@ -347,7 +347,12 @@ NcclChoice estimate(const HardwareConfig& hw, CollOp op, uint64_t bytes, NcclAlg
         // crosses the NIC once each way instead of 2(m-1)/m times.
         double cross = algo == NcclAlgo::CollNet ? 1.0 : 2.0 * (m - 1) / m;
         c.inter_busbw_gbs = nic * (algo == NcclAlgo::CollNet ? 2.0 * (m - 1) / m : 1.0);
-        double t_intra = g > 1 ? 2.0 * (g - 1) / g / c.intra_busbw_gbs : 0;
+        // In the node, per byte of the buffer: NCCL's tree is a chain through the node's GPUs, and every
+        // GPU forwards its channel's data once up (reduce) and once down (broadcast): 2 bytes per byte
+        // over its NVLink, as much as a ring moves. NVLS and CollNet's in-node stages are a reduce-scatter
+        // and an all-gather (2(g-1)/g).
+        double intra_bytes = algo == NcclAlgo::Tree ? 2.0 : 2.0 * (g - 1) / g;
+        double t_intra = g > 1 ? intra_bytes / c.intra_busbw_gbs : 0;
         double t_inter = cross / g / nic;
         c.busbw_gbs = busbw_factor(op, n) / std::max(t_intra, t_inter);
         double intra_lat = g > 1 ? (nvls ? kNvlsLatencyUs : 2.0 * (g - 1) * nvl_step) : 0;

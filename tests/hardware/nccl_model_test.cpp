@@ -209,3 +209,20 @@ TEST_CASE("nccl model: NVLS keeps its algorithm bandwidth on fewer GPUs", "[hard
     CHECK(c.busbw_gbs == Approx(462.0 / 1.75 * 1.5));
     CHECK(choose(hw, CollOp::AllReduce, 1ull << 30, NcclAlgo::Ring).busbw_gbs == Approx(358.0));
 }
+
+TEST_CASE("nccl model: a tree's in-node chain moves every byte up and down", "[hardware]") {
+    // 2 x 8 A100 on 8 x 200 Gb/s InfiniBand. Across nodes each GPU all-reduces its 1/8 share through
+    // 25 x 0.978 GB/s; in the node the chain forwards 2 bytes per byte over NVLink at 232 GB/s, so the
+    // tree's bus bandwidth is 1.875 / (2 / 232) = 217.5 (NVLink-bound), where a ring is bound by the
+    // node's NICs at 8 x 24.45 = 195.6.
+    config::HardwareConfig hw;
+    hw.gpu = config::GpuModel::A100Sxm80;
+    hw.nodes = 2;
+    hw.nvls = false;
+    hw.nic_gbps = 200;
+    hw.fabric = config::Fabric::Infiniband;
+    NcclChoice tree = estimate(hw, CollOp::AllReduce, 8ull << 30, NcclAlgo::Tree, NcclProto::Simple);
+    CHECK(tree.busbw_gbs == Approx(1.875 / (2.0 / 232.0)));
+    NcclChoice ring = estimate(hw, CollOp::AllReduce, 8ull << 30, NcclAlgo::Ring, NcclProto::Simple);
+    CHECK(ring.busbw_gbs == Approx(8 * 25 * 0.978));
+}
