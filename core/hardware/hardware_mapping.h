@@ -1,16 +1,12 @@
 // A hardware description (and an NCCL choice) mapped onto the configs the normal engine runs.
 //
 // The engine knows ASTRA-sim's building blocks: dimensions of Ring/Switch links with a bandwidth and a
-// per-hop latency, and per-dimension ring/direct algorithms with chunking. An NCCL algorithm maps as:
-// - ring: one Switch dimension over all ranks whose bandwidth is the ring's bottleneck bus bandwidth;
-//   the ring algorithm then sends the same 2(n-1) (or n-1) messages of size/n one after another that an
-//   NCCL ring channel pipeline does, so time = latency + bus bytes / bus bandwidth.
-// - nvls: the same on one node at NVLS's bus bandwidth (the engine has no in-switch reduction; the
-//   equivalent ring carries the same bus bytes).
-// - tree / nvls_tree / collnet: two Switch dimensions (GPUs of a node, nodes) with ASTRA-sim's
-//   localBWAware plan: reduce-scatter in the node, all-reduce across nodes, all-gather in the node,
-//   cut into chunks that pipeline through the two dimensions as NCCL's channels do.
-// - all_to_all: one Switch dimension, ring all-to-all (n(n-1)/2 messages of size/n in sequence).
+// per-hop latency, and per-dimension ring/direct algorithms with chunking. Every NCCL choice maps onto one
+// Switch dimension over all ranks whose bandwidth is the choice's bus bandwidth; the ring algorithm then
+// sends the 2(n-1) (or n-1) messages of size/n one after another, so time = latency + bus bytes / bus
+// bandwidth. The tuner's figures carry the algorithm's physics: NVLS's in-switch reduction, a tree's
+// in-node chain and network stage (the slower one sets the bus bandwidth), their step latencies.
+// All-to-all: ring all-to-all (n(n-1)/2 messages of size/n in sequence).
 // Latencies are spread over the messages so their sum is the choice's latency.
 #pragma once
 
