@@ -41,9 +41,9 @@ double nvlink_step_us(GpuModel g, NcclProto p) {
 }
 
 // One step across the network: a proxy thread posts the transfer, the NIC moves it, the peer's proxy
-// sees completion. A property of the fabric (RDMA NICs vs. AWS EFA's SRD through libfabric vs. TCP); on
-// RDMA fabrics an LL step takes half a Simple step and an LL128 step three quarters. `unknown` is taken
-// as InfiniBand.
+// sees completion. A property of the fabric (RDMA NICs vs. AWS EFA's SRD through libfabric vs. TCP); an
+// LL step takes half a Simple step and an LL128 step three quarters (below). `unknown` is taken as
+// InfiniBand.
 double net_step_us(Fabric f, NcclProto p) {
     double simple = 14.0; // InfiniBand / unknown: NCCL's own figure for a network Simple step
     switch (f) {
