@@ -10,6 +10,7 @@
 #include "core/system/scheduling/fast_ring.h"
 #include "core/system/scheduling/fast_ring_check.h"
 #include "core/system/scheduling/workload_graph.h"
+#include "support/anchor_cases.h"
 #include "support/test_support.h"
 #include "support/trace_builder.h"
 
@@ -215,4 +216,35 @@ TEST_CASE("ring fast path: the template of a ring all-reduce is ASTRA-sim's pack
         CHECK(tpl.delays[k] == 10 + 243);
     for (int k = 8; k <= 14; ++k)
         CHECK(tpl.delays[k] == 10);
+}
+
+TEST_CASE("ring fast path: ASTRA-sim's congestion-unaware anchors, every NPU simulated",
+          "[system][fast_ring]") {
+    // The anchors' per-NPU finish and exposed communication (tests/data/astra_anchors.json) with symmetry
+    // off, so the fast path, not the symmetry, carries every case it qualifies for. At least the 1-D ring
+    // all-reduces (e.g. ar8_ring_Ring_unaware, 64440 ns on all 8 NPUs) must take it.
+    int fast = 0;
+    for (const auto& c : test::load_anchors()) {
+        if (c.tag == "custom") continue;
+        {
+            INFO("case " << c.name);
+            config::Scenario cfg = test::load_configs(c);
+            test::PrefixTraceSource traces(c.workload);
+            RunOptions options;
+            options.symmetry = false;
+            RunResult r = test::run(std::move(cfg), traces, options);
+            REQUIRE(r.complete);
+            std::vector<TimeNs> finish, exposed;
+            for (const auto& n : r.stats.npus) {
+                finish.push_back(n.finish_ns);
+                exposed.push_back(n.exposed_comm_ns());
+            }
+            CHECK(finish == c.finish_ns);
+            CHECK(exposed == c.exposed_comm_ns);
+            if (r.fast_ring == "on") ++fast;
+            if (c.name == "ar8_ring_Ring_unaware") CHECK(r.fast_ring == "on");
+        }
+    }
+    WARN(fast << " anchor cases took the fast path");
+    CHECK(fast >= 10);
 }
