@@ -65,6 +65,9 @@ struct Sample {
     uint32_t simulated = 0; // NPUs actually simulated (one per class under symmetry)
 };
 
+// --fast-ring off: every collective through the event path (the reference for the ring fast path).
+bool g_fast_ring = true;
+
 [[noreturn]] void die(const char* name, const std::string& why) {
     std::fprintf(stderr, "%s: %s\n", name, why.c_str());
     std::exit(2);
@@ -112,6 +115,7 @@ Sample run_simulation(const Case& c, std::chrono::steady_clock::time_point t0, c
     RunOptions options;
     options.keep_names = false;
     options.symmetry = c.symmetry;
+    options.fast_ring = g_fast_ring;
     auto sim = build_simulation(std::move(cfg), *traces, warnings, options);
     traces.reset();
     if (!sim.is_ok()) die(c.name, sim.status().message());
@@ -140,6 +144,7 @@ Sample run_once(const Case& c) {
         RunOptions options;
         options.keep_names = false;
         options.symmetry = c.symmetry;
+        options.fast_ring = g_fast_ring;
         options.slice_events = uint64_t(1) << 20;
         SessionHost no_files;
         auto session = Session::open(std::move(sc.value()), options, no_files);
@@ -467,6 +472,8 @@ int main(int argc, char** argv) {
             skip = argv[++i];
         else if (!std::strcmp(argv[i], "--json") && i + 1 < argc)
             json = argv[++i];
+        else if (!std::strcmp(argv[i], "--fast-ring") && i + 1 < argc)
+            g_fast_ring = std::strcmp(argv[++i], "off") != 0;
         else if (!std::strcmp(argv[i], "--write-asym") && i + 2 < argc) {
             const long npus = std::atol(argv[i + 2]);
             if (npus < 2 || npus > (1 << 20)) die("--write-asym", "NPUS must be 2..1048576");
@@ -475,6 +482,7 @@ int main(int argc, char** argv) {
             std::fprintf(
                 stderr,
                 "usage: astrolabe_bench [--runs N] [--filter SUBSTRING] [--skip SUBSTRING] [--json FILE]\n"
+                "                       [--fast-ring on|off]\n"
                 "       astrolabe_bench --write-asym DIR NPUS\n");
             return 2;
         }

@@ -180,6 +180,7 @@ Result<std::unique_ptr<Simulation>> build_simulation(config::Scenario config, Tr
     input.systolic = config.systolic;
     input.keep_timeline = options.keep_timeline;
     input.symmetry = options.symmetry;
+    input.fast_ring = options.fast_ring;
     return Simulation::create(std::move(input), &warnings);
 }
 

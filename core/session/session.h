@@ -28,6 +28,7 @@ struct RunOptions {
     bool keep_timeline = false;    // record every node's interval (the timeline panel, --timeline)
     bool keep_names = true;        // node names, for the timeline's labels
     bool symmetry = true;          // one representative per class of identical NPUs when provably exact
+    bool fast_ring = true;         // ring collectives by max-plus recurrence when provably exact
     bool ignore_ctrl_deps = false; // traces whose ctrl_deps encode CPU call nesting, not ordering
     TimeNs max_sim_ns = 0;         // stop once simulated time would pass this (0: no limit); exact
     double max_wall_s = 0;         // stop after this much wall time in step() (0: no limit)

@@ -7,6 +7,7 @@
 #include "core/network/topology.h"
 #include "core/simulation/symmetry_search.h"
 #include "core/system/collectives/phase_plan.h"
+#include "core/system/scheduling/fast_ring_check.h"
 
 #include <algorithm>
 #include <tuple>
@@ -168,6 +169,8 @@ struct Simulation::Parts {
     std::unique_ptr<P2PMatcher> matcher;
     std::unique_ptr<RemoteMemory> memory;
     std::unique_ptr<CollectiveEngine> collectives;
+    std::unique_ptr<FastRing> fast_ring; // when the run allows it (fast_ring_check.h)
+    std::string fast_ring_note;
     std::unique_ptr<CustomCollectives> custom;
     std::unique_ptr<WorkloadExecutor> executor;
     RankSymmetry symmetry;     // order 1 when every NPU is simulated
@@ -270,6 +273,25 @@ Result<std::unique_ptr<Simulation>> Simulation::create(SimulationInput input,
     p.collectives = std::make_unique<CollectiveEngine>(*p.buckets, *p.matcher, in.system, p.topology,
                                                        in.system.endpoint_delay_ns);
     p.custom = std::make_unique<CustomCollectives>(*p.buckets, *p.matcher, n);
+    if (in.fast_ring) {
+        bool custom = false;
+        for (const auto& ets : in.custom)
+            custom = custom || !ets.empty();
+        std::string why;
+        if (in.network_model != config::NetworkModel::Analytical)
+            why = "not the analytical network";
+        else if (p.symmetry.active())
+            why = "symmetric run";
+        else if (custom)
+            why = "custom collectives";
+        else if (fast_ring_applies(in.graphs, in.groups, in.system, p.topology, why)) {
+            p.fast_ring = std::make_unique<FastRing>(
+                p.engine, static_cast<const AnalyticalNetwork&>(*p.network), in.system.endpoint_delay_ns,
+                in.system.local_mem_bw_gbps, in.system.active_chunks_per_dimension, n);
+            p.collectives->set_fast_ring(p.fast_ring.get());
+        }
+        p.fast_ring_note = p.fast_ring ? "on" : "off: " + why;
+    }
     ExecutorOptions opt;
     for (int k = 0; k < config::kCollectiveKinds; ++k)
         opt.custom[k] = &in.custom[k];
@@ -344,6 +366,12 @@ RunResult Simulation::result() const {
     r.symmetry = parts_->symmetry_note;
     r.messages = parts_->network->messages();
     r.message_bytes = parts_->network->bytes();
+    r.fast_ring = parts_->fast_ring_note;
+    if (parts_->fast_ring) {
+        // Messages the recurrence moved without events, as the network would have counted them.
+        r.messages += parts_->fast_ring->messages();
+        r.message_bytes += parts_->fast_ring->bytes();
+    }
     for (const auto& m : parts_->matcher->unmatched())
         if (m.send_posted && !m.recv_posted && m.key.space == MessageSpace::Workload)
             r.unreceived.push_back(m);

@@ -33,6 +33,9 @@ struct SimulationInput {
     // Simulate one representative NPU per class of provably identical NPUs when the inputs allow it
     // (symmetry.h); the results are the full run's either way.
     bool symmetry = true;
+    // Time ring collectives as a max-plus recurrence, one event per member, when the run allows it
+    // exactly (core/system/scheduling/fast_ring_check.h); the results are the event path's either way.
+    bool fast_ring = true;
     // A workload generator's word on translations, used instead of comparing traces (symmetry.h): whether
     // moving every rank by one along the rank digit (r / stride) % size maps each trace onto its image's.
     std::function<bool(uint32_t stride, uint32_t size)> translation_proof;
@@ -59,6 +62,7 @@ struct RunResult {
     std::vector<LinkStats> links; // per-link traffic (congestion and flow models; empty for analytical)
     uint32_t simulated_npus = 0;  // NPUs actually simulated: all, or one per symmetric class
     std::string symmetry;         // the symmetry used, or why none was (empty: not asked for)
+    std::string fast_ring;        // "on", or why the ring fast path was not used (empty: not asked for)
 };
 
 // The config::CollectiveKind whose algorithms run `t`, or -1 (BROADCAST is replayed).

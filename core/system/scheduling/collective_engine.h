@@ -17,6 +17,7 @@
 #include "core/config/config_types.h"
 #include "core/engine/npu_buckets.h"
 #include "core/system/collectives/phase_plan.h"
+#include "core/system/scheduling/fast_ring.h"
 #include "core/system/scheduling/p2p_matcher.h"
 
 #include <deque>
@@ -50,6 +51,8 @@ public:
     void start(uint32_t npu, const CollectiveRequest& req);
     void on_event(uint32_t kind, uint64_t arg) override;
 
+    // Every collective from now on goes to the ring fast path (a run fast_ring_check.h accepted).
+    void set_fast_ring(FastRing* fast) { fast_ = fast; }
     const CollectiveEngineStats& stats() const { return stats_; }
     size_t live_streams(uint32_t npu) const;
 
@@ -80,6 +83,7 @@ private:
     Slab<Stream> streams_; // a reused stream keeps its generation (stale packet events stay stale)
     Slab<DataSet> datasets_;
     CollectiveEngineStats stats_;
+    FastRing* fast_ = nullptr;
 };
 
 } // namespace astrolabe

@@ -1,0 +1,202 @@
+#include "core/system/scheduling/fast_ring.h"
+
+#include "core/base/assert.h"
+
+#include <algorithm>
+#include <functional>
+
+namespace astrolabe {
+
+// [SECTION] reading a ring phase's template off the algorithm
+
+namespace {
+
+// Records what one input of the algorithm asked for.
+class Recorder final : public PhaseActions {
+public:
+    void release_bundle(bool processing, uint64_t b) override {
+        ++bundles;
+        processed = processing;
+        bundle_bytes = b;
+    }
+    void send(uint32_t dst_npu, uint64_t b) override {
+        ++sends;
+        dst = dst_npu;
+        send_bytes = b;
+    }
+    void post_recv(uint32_t src_npu, uint64_t b) override {
+        ++recvs;
+        src = src_npu;
+        recv_bytes = b;
+    }
+    void finish_phase() override { finished = true; }
+    void reset() { *this = Recorder(); }
+
+    int bundles = 0, sends = 0, recvs = 0;
+    bool processed = false, finished = false;
+    uint64_t bundle_bytes = 0, send_bytes = 0, recv_bytes = 0;
+    uint32_t dst = 0, src = 0;
+};
+
+} // namespace
+
+bool ring_template(const PhaseSpec& spec, uint64_t chunk, uint32_t endpoint_delay_ns,
+                   double local_mem_bw_gbps, RingTemplate& out, std::string& why) {
+    out = RingTemplate();
+    if (spec.algorithm.algorithm != config::CollectiveAlgorithm::Ring) {
+        why = "not the ring algorithm";
+        return false;
+    }
+    const uint32_t n = spec.members.size;
+    if (n < 2) {
+        why = "a ring of fewer than two members";
+        return false;
+    }
+    // The bundle delay exactly as CollectiveEngine charges it: the endpoint delay (10 ns on a group's
+    // local ring), then for a packet to reduce 3 * floor(bytes / local-mem-bw).
+    auto delay = [&](const Recorder& r) {
+        TimeNs d = spec.local ? 10 : endpoint_delay_ns;
+        if (r.processed && local_mem_bw_gbps > 0)
+            d += 3 * static_cast<uint64_t>(static_cast<double>(r.bundle_bytes) / local_mem_bw_gbps);
+        return d;
+    };
+    // Member 0's view; every member runs the same code with its own index, so the sequence is theirs too.
+    PhaseSpec mine = spec;
+    mine.my_index = 0;
+    std::unique_ptr<PhaseAlgorithm> algo = make_phase_algorithm(mine, chunk, false);
+    Recorder r;
+    algo->on_start(r);
+    if (r.bundles != 1 || r.sends || r.recvs || r.finished) {
+        why = "the phase does not start with one packet";
+        return false;
+    }
+    out.delays.push_back(delay(r));
+    const uint32_t next = spec.members.npu(1 % n), prev = spec.members.npu(n - 1);
+    while (true) {
+        r.reset();
+        algo->on_bundle_done(r);
+        if (r.finished && !r.sends && !r.recvs && !r.bundles) break;
+        if (r.sends != 1 || r.recvs != 1 || r.bundles || r.finished || r.send_bytes != r.recv_bytes) {
+            why = "a packet is not one send and one receive";
+            return false;
+        }
+        int dir = r.dst == next && r.src == prev ? 1 : r.dst == prev && r.src == next ? -1 : 0;
+        if (dir == 0 || (out.delays.size() > 1 && (dir != out.dir || r.send_bytes != out.message_bytes))) {
+            why = "packets do not all go the same way round with the same size";
+            return false;
+        }
+        out.dir = dir;
+        out.message_bytes = r.send_bytes;
+        r.reset();
+        algo->on_packet_received(r);
+        if (r.bundles != 1 || r.sends || r.recvs || r.finished) {
+            why = "a received packet does not start one bundle";
+            return false;
+        }
+        out.delays.push_back(delay(r));
+    }
+    if (out.sends() + 1 < n) {
+        why = "fewer sends than hops round the ring";
+        return false;
+    }
+    return true;
+}
+
+// [SECTION] posting and completing collectives
+
+FastRing::FastRing(Engine& engine, const AnalyticalNetwork& network, uint32_t endpoint_delay_ns,
+                   double local_mem_bw_gbps, uint32_t active_chunks, uint32_t npus)
+    : engine_(engine), network_(network), endpoint_delay_(endpoint_delay_ns),
+      local_mem_bw_(local_mem_bw_gbps), active_chunks_(std::max<uint32_t>(1, active_chunks)),
+      ordinals_(npus) {}
+
+uint32_t FastRing::next_ordinal(uint32_t npu, uint32_t group_id) {
+    auto& list = ordinals_[npu];
+    for (auto& [id, next] : list)
+        if (id == group_id) return next++;
+    list.emplace_back(group_id, 1);
+    return 0;
+}
+
+void FastRing::post(uint32_t npu, uint32_t group_id, const PhaseSpec& spec, uint64_t chunk, uint32_t chunks,
+                    const Callback& on_done) {
+    const uint64_t ring = spec.members.list ? reinterpret_cast<uintptr_t>(spec.members.list)
+                                            : uint64_t(spec.members.base) << 32 | spec.members.stride;
+    Key key{uint64_t(group_id) << 32 | next_ordinal(npu, group_id), ring};
+    Pending& p = pending_[key];
+    const uint32_t n = spec.members.size;
+    if (p.posted == 0) {
+        p.spec = spec;
+        p.chunk = chunk;
+        p.chunks = chunks;
+        p.start.assign(n, 0);
+        p.done.assign(n, Callback{});
+    }
+    SIM_ASSERT(p.chunk == chunk && p.chunks == chunks && p.spec.members.size == n && !p.done[spec.my_index],
+               "fast ring: members disagree on a collective (the run check should have refused the run)");
+    p.start[spec.my_index] = engine_.now();
+    p.done[spec.my_index] = on_done;
+    if (++p.posted < n) return;
+    complete(p);
+    pending_.erase(key);
+}
+
+void FastRing::complete(Pending& p) {
+    RingTemplate tpl;
+    std::string why;
+    bool ok = ring_template(p.spec, p.chunk, endpoint_delay_, local_mem_bw_, tpl, why);
+    SIM_ASSERT(ok, "fast ring: a collective the run check accepted is not a one-packet ring");
+    const uint32_t n = p.spec.members.size;
+    const uint32_t k_sends = tpl.sends();
+    // Positions in ring order: position q receives from position q - 1 (wrapping). Member of position q:
+    // q itself clockwise (dir +1), n - 1 - q anticlockwise.
+    auto member = [&](uint32_t q) { return tpl.dir > 0 ? q : n - 1 - q; };
+    in_delay_.resize(n);
+    for (uint32_t q = 0; q < n; ++q) {
+        uint32_t from = member((q + n - 1) % n), to = member(q);
+        in_delay_[q] = network_.delay(p.spec.members.npu(from), p.spec.members.npu(to), tpl.message_bytes);
+    }
+    const uint32_t slots = active_chunks_;
+    heap_.assign(size_t(n) * slots, 0); // per position: the finish times of its running chunks (min-heap)
+    finish_.assign(n, 0);
+    t_.resize(n);
+    for (uint32_t c = 0; c < p.chunks; ++c) {
+        for (uint32_t q = 0; q < n; ++q) {
+            TimeNs start = p.start[member(q)];
+            if (c >= slots) {
+                // The earliest running chunk's finish frees the place this one takes.
+                auto first = heap_.begin() + std::ptrdiff_t(q) * slots, last = first + slots;
+                std::pop_heap(first, last, std::greater<TimeNs>());
+                start = *(last - 1);
+            }
+            t_[q] = start + tpl.delays[0];
+        }
+        for (uint32_t k = 1; k <= k_sends; ++k) {
+            // In place, from the last position down: t_[q - 1] still holds the previous step's value.
+            const TimeNs d = tpl.delays[k];
+            const TimeNs wrap = t_[n - 1];
+            for (uint32_t q = n - 1; q > 0; --q)
+                t_[q] = std::max(t_[q], t_[q - 1] + in_delay_[q]) + d;
+            t_[0] = std::max(t_[0], wrap + in_delay_[0]) + d;
+        }
+        for (uint32_t q = 0; q < n; ++q) {
+            auto first = heap_.begin() + std::ptrdiff_t(q) * slots;
+            size_t used = std::min<size_t>(c, slots - 1);
+            if (c >= slots) used = slots - 1; // one was popped above
+            *(first + std::ptrdiff_t(used)) = t_[q];
+            std::push_heap(first, first + std::ptrdiff_t(used) + 1, std::greater<TimeNs>());
+            finish_[q] = std::max(finish_[q], t_[q]);
+        }
+    }
+    const uint64_t sends = uint64_t(n) * k_sends * p.chunks;
+    messages_ += sends;
+    bytes_ += sends * tpl.message_bytes;
+    ++collectives_;
+    for (uint32_t q = 0; q < n; ++q) {
+        SIM_ASSERT(finish_[q] >= engine_.now(),
+                   "fast ring: a member would finish before the last one started");
+        engine_.schedule_at(finish_[q], p.done[member(q)]);
+    }
+}
+
+} // namespace astrolabe

@@ -1,0 +1,94 @@
+// The ring fast path: ring collectives under the analytical network computed as a max-plus recurrence,
+// with one event per member (its completion) instead of about three per packet.
+//
+// Why it is exact. Under the analytical model a message costs a fixed delay with no shared state, so in the
+// event path (collective_engine.h + ring.h) the times of one chunk stream on member i follow, with S_k the
+// k-th send, R_k the k-th receive completion and D_k the bundle delay (endpoint delay, plus the reduction
+// cost of packets that are reduced) of the packet inserted after the k-th receive:
+//     T_0(i) = start(i) + D_0,   S_k(i) = T_{k-1}(i),
+//     R_k(i) = max(S_k(i), S_k(prev(i)) + L(prev(i) -> i)),   T_k(i) = R_k(i) + D_k,   finish(i) = T_K(i)
+// (a receive completes at the later of its post and the message's arrival, whichever came first in the
+// queue). A ring phase keeps one packet in flight, so these are its only dependencies; the sequence of D_k
+// and K are read off the RingPhase object itself (one member, driven without events). Chunks share the
+// NPU's queue: the first `active-chunks-per-dimension` start at once, each later one when the earliest
+// running one finishes. A member finishes at or after the last member's start (K >= N - 1 hops carry every
+// start around the ring), so everything can be computed when the last member posts the collective.
+//
+// The same-ns order of events is what this skips; it cannot change a result when nothing but the
+// collective runs on each member NPU meanwhile and nothing else crosses NPUs. fast_ring_check.h proves
+// that statically for a whole run (or the run keeps the event path).
+#pragma once
+
+#include "core/engine/engine.h"
+#include "core/network/analytical_network.h"
+#include "core/system/collectives/phase_plan.h"
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+namespace astrolabe {
+
+// One chunk's phase as the recurrence sees it: K sends to the next member, D[0..K] bundle delays.
+struct RingTemplate {
+    std::vector<TimeNs> delays; // D_0 .. D_K
+    uint64_t message_bytes = 0;
+    int dir = 1; // +1: send to member i+1, receive from i-1
+    uint32_t sends() const { return static_cast<uint32_t>(delays.size() - 1); }
+};
+
+// Drives a ring phase of `spec` for one chunk and reads off its template; false (with `why`) when the
+// algorithm does not keep the one-packet chain the recurrence assumes.
+bool ring_template(const PhaseSpec& spec, uint64_t chunk, uint32_t endpoint_delay_ns,
+                   double local_mem_bw_gbps, RingTemplate& out, std::string& why);
+
+class FastRing {
+public:
+    FastRing(Engine& engine, const AnalyticalNetwork& network, uint32_t endpoint_delay_ns,
+             double local_mem_bw_gbps, uint32_t active_chunks, uint32_t npus);
+
+    // Member `npu` starts a collective now: `spec` is its (only) phase, `chunks` streams of `chunk` bytes.
+    // `on_done` runs (as an engine event) when its last chunk finishes.
+    void post(uint32_t npu, uint32_t group_id, const PhaseSpec& spec, uint64_t chunk, uint32_t chunks,
+              const Callback& on_done);
+
+    uint64_t messages() const { return messages_; }
+    uint64_t bytes() const { return bytes_; }
+    uint64_t collectives() const { return collectives_; }
+
+private:
+    struct Pending {
+        PhaseSpec spec; // any member's; members and sizes agree
+        uint64_t chunk = 0;
+        uint32_t chunks = 0;
+        uint32_t posted = 0;
+        std::vector<TimeNs> start;
+        std::vector<Callback> done;
+    };
+    struct Key {
+        uint64_t group_ordinal; // group id << 32 | the collective's ordinal in that group on its members
+        uint64_t ring;          // the member list's address, or base << 32 | stride of a network dimension
+        bool operator==(const Key& o) const { return group_ordinal == o.group_ordinal && ring == o.ring; }
+    };
+    struct KeyHash {
+        size_t operator()(const Key& k) const {
+            uint64_t h = k.group_ordinal * 0x9E3779B97F4A7C15ull ^ k.ring * 0xC2B2AE3D27D4EB4Full;
+            return static_cast<size_t>(h ^ (h >> 29));
+        }
+    };
+    void complete(Pending& p);
+    uint32_t next_ordinal(uint32_t npu, uint32_t group_id);
+
+    Engine& engine_;
+    const AnalyticalNetwork& network_;
+    uint32_t endpoint_delay_;
+    double local_mem_bw_;
+    uint32_t active_chunks_;
+    std::vector<std::vector<std::pair<uint32_t, uint32_t>>> ordinals_; // per NPU: (group id, next ordinal)
+    std::unordered_map<Key, Pending, KeyHash> pending_;
+    // Scratch of complete(), kept to avoid allocating per collective.
+    std::vector<TimeNs> t_, in_delay_, finish_, heap_;
+    uint64_t messages_ = 0, bytes_ = 0, collectives_ = 0;
+};
+
+} // namespace astrolabe

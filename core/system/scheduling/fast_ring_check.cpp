@@ -1,0 +1,222 @@
+#include "core/system/scheduling/fast_ring_check.h"
+
+#include "core/system/scheduling/fast_ring.h"
+
+#include <algorithm>
+#include <tuple>
+
+namespace astrolabe {
+
+namespace {
+
+// What the executor hands the collective engine for node `n` (workload_executor.cpp issue_collective);
+// false when the node never reaches it (a broadcast is replayed from its duration).
+bool engine_request(const GraphNode& n, PhaseType& type, uint64_t& bytes) {
+    using trace::CollectiveType;
+    bytes = n.bytes;
+    switch (n.collective) {
+    case CollectiveType::AllReduce:
+    case CollectiveType::Reduce:
+        type = PhaseType::AllReduce;
+        return true;
+    case CollectiveType::Barrier:
+        type = PhaseType::AllReduce;
+        bytes = 1;
+        return true;
+    case CollectiveType::AllGather:
+    case CollectiveType::Gather:
+    case CollectiveType::Scatter:
+        type = PhaseType::AllGather;
+        return true;
+    case CollectiveType::ReduceScatter:
+    case CollectiveType::ReduceScatterBlock:
+        type = PhaseType::ReduceScatter;
+        return true;
+    case CollectiveType::AllToAll:
+        type = PhaseType::AllToAll;
+        return true;
+    case CollectiveType::Broadcast:
+        return false;
+    }
+    return false;
+}
+
+struct Issued {
+    PhaseType type;
+    uint64_t bytes;
+    uint8_t dims;
+    bool operator==(const Issued& o) const { return type == o.type && bytes == o.bytes && dims == o.dims; }
+};
+
+// Kahn's order of the graph (ties by index); shorter than the graph when it has a cycle.
+std::vector<uint32_t> topological_order(const WorkloadGraph& g) {
+    const auto n = static_cast<uint32_t>(g.size());
+    std::vector<uint32_t> indeg(n, 0), order;
+    order.reserve(n);
+    for (uint32_t c : g.children)
+        ++indeg[c];
+    for (uint32_t v = 0; v < n; ++v)
+        if (indeg[v] == 0) order.push_back(v);
+    for (size_t i = 0; i < order.size(); ++i)
+        for (uint32_t e = g.nodes[order[i]].child_begin; e < g.child_end(order[i]); ++e)
+            if (--indeg[g.children[e]] == 0) order.push_back(g.children[e]);
+    return order;
+}
+
+} // namespace
+
+bool totally_ordered(const WorkloadGraph& g, const std::vector<uint32_t>& nodes) {
+    if (nodes.empty()) return true;
+    const auto n = static_cast<uint32_t>(g.size());
+    const std::vector<uint32_t> order = topological_order(g);
+    if (order.size() != n) return false;
+    // Distinct parents and children per node (a trace may name a dependency twice).
+    std::vector<std::vector<uint32_t>> parents(n), children(n);
+    std::vector<uint32_t> mark(n, UINT32_MAX);
+    for (uint32_t u = 0; u < n; ++u)
+        for (uint32_t e = g.nodes[u].child_begin; e < g.child_end(u); ++e) {
+            uint32_t c = g.children[e];
+            if (mark[c] == u) continue;
+            mark[c] = u;
+            parents[c].push_back(u);
+            children[u].push_back(c);
+        }
+    std::vector<bool> wanted(n, false);
+    for (uint32_t v : nodes)
+        wanted[v] = true;
+    // v is ordered against all iff, in a topological order, every earlier node is an ancestor and every
+    // later one a descendant. Every earlier node is an ancestor iff every earlier node with no child among
+    // the earlier ones is a parent of v (follow children inside the prefix to such a node, then to v).
+    // Count those "maximal" nodes as the prefix grows; the suffix is the mirror image (nodes with no
+    // parent among the later ones must be children of v).
+    auto sweep = [&](bool forward) {
+        const auto& up = forward ? parents : children;
+        std::vector<uint32_t> inside(n, 0); // per node of the region: its neighbours (down) in the region
+        uint32_t extremal = 0;
+        for (uint32_t i = 0; i < n; ++i) {
+            uint32_t v = order[forward ? i : n - 1 - i];
+            if (wanted[v]) {
+                uint32_t hit = 0;
+                for (uint32_t u : up[v])
+                    hit += inside[u] == 0;
+                if (hit != extremal) return false;
+            }
+            ++extremal;
+            for (uint32_t u : up[v])
+                if (inside[u]++ == 0) --extremal;
+        }
+        return true;
+    };
+    return sweep(true) && sweep(false);
+}
+
+bool fast_ring_applies(const std::vector<WorkloadGraph>& graphs, const GroupTable& groups,
+                       const config::SystemConfig& sys, const LogicalTopology& topo, std::string& why) {
+    if (sys.replay_only) {
+        why = "replay-only: collectives are replayed";
+        return false;
+    }
+    const auto npus = static_cast<uint32_t>(graphs.size());
+    // Per group index, per member: the collectives it issues there, in its trace's (total) order.
+    std::vector<std::vector<std::vector<Issued>>> issued(groups.groups.size());
+    bool any = false;
+    std::vector<uint32_t> colls;
+    for (uint32_t r = 0; r < npus; ++r) {
+        const WorkloadGraph& g = graphs[r];
+        colls.clear();
+        for (uint32_t v = 0; v < g.size(); ++v) {
+            const GraphNode& node = g.nodes[v];
+            if (node.has(kCpuOp)) continue; // replayed on the CPU slot
+            switch (node.kind) {
+            case NodeKind::Send:
+            case NodeKind::Recv:
+            case NodeKind::MemLoad:
+            case NodeKind::MemStore:
+                why =
+                    std::string("NPU ") + std::to_string(r) + " has a " + node_kind_name(node.kind) + " node";
+                return false;
+            case NodeKind::Collective: {
+                PhaseType type;
+                uint64_t bytes;
+                if (engine_request(node, type, bytes)) colls.push_back(v);
+                break;
+            }
+            default:
+                break;
+            }
+        }
+        if (colls.empty()) continue;
+        any = true;
+        if (!totally_ordered(g, colls)) {
+            why = "NPU " + std::to_string(r) + " may run other nodes while a collective runs";
+            return false;
+        }
+        // In a topological order; the collectives' relative order is the same in every one.
+        std::vector<uint32_t> pos(g.size());
+        std::vector<uint32_t> order = topological_order(g);
+        for (uint32_t i = 0; i < order.size(); ++i)
+            pos[order[i]] = i;
+        std::sort(colls.begin(), colls.end(), [&](uint32_t a, uint32_t b) { return pos[a] < pos[b]; });
+        for (uint32_t v : colls) {
+            const GraphNode& node = g.nodes[v];
+            auto& per_member = issued[node.peer];
+            if (per_member.empty()) per_member.resize(npus);
+            Issued it{};
+            engine_request(node, it.type, it.bytes);
+            it.dims = node.involved_dims;
+            per_member[r].push_back(it);
+        }
+    }
+    if (!any) {
+        why = "no collectives";
+        return false;
+    }
+    for (size_t gi = 0; gi < issued.size(); ++gi) {
+        if (issued[gi].empty()) continue;
+        const auto& ranks = groups.groups[gi].ranks;
+        std::vector<uint32_t> members = ranks;
+        if (members.empty())
+            for (uint32_t r = 0; r < npus; ++r)
+                members.push_back(r);
+        std::vector<bool> member(npus, false);
+        for (uint32_t r : members)
+            if (r < npus) member[r] = true;
+        for (uint32_t r = 0; r < npus; ++r)
+            if (!issued[gi][r].empty() && !member[r]) {
+                why = "NPU " + std::to_string(r) + " issues a collective of a group it is not in";
+                return false;
+            }
+        const auto& first = issued[gi][members[0]];
+        for (uint32_t r : members)
+            if (!(issued[gi][r] == first)) {
+                why = "the members of group " + std::to_string(groups.groups[gi].id) +
+                      " do not issue the same collectives";
+                return false;
+            }
+        // Every distinct collective of the group: one ring phase whose packets form one chain.
+        for (size_t i = 0; i < first.size(); ++i) {
+            bool seen = false;
+            for (size_t j = 0; j < i && !seen; ++j)
+                seen = first[j] == first[i];
+            if (seen) continue;
+            PlanRequest req{first[i].type, members[0], ranks.empty() ? nullptr : &ranks, first[i].dims};
+            std::vector<PhaseSpec> phases = plan_collective(req, sys, topo);
+            if (phases.empty()) continue; // completes at once, in the collective engine
+            if (phases.size() != 1) {
+                why = "a collective runs over several dimensions";
+                return false;
+            }
+            // The chunk size as CollectiveEngine::start computes it (with ASTRA-sim's tiny-collective guard).
+            uint64_t splits = std::max<uint32_t>(1, sys.preferred_dataset_splits);
+            uint64_t chunk = first[i].bytes / splits;
+            if (first[i].type != PhaseType::AllGather && topo.npus > chunk) chunk = topo.npus;
+            if (chunk == 0) continue; // an empty all-gather completes at once
+            RingTemplate tpl;
+            if (!ring_template(phases[0], chunk, sys.endpoint_delay_ns, sys.local_mem_bw_gbps, tpl, why))
+                return false;
+        }
+    }
+    return true;
+}
+
+} // namespace astrolabe

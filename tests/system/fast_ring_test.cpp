@@ -1,0 +1,250 @@
+// The ring fast path (core/system/scheduling/fast_ring.h) against the event path it replaces.
+//
+// The fast path claims the event path's results exactly, per NPU and in the whole report, on runs that
+// fast_ring_check.h accepts. Reference: the same run with the fast path off (every packet an event).
+// Randomised small cases cover the collective types, sizes (including ASTRA-sim's tiny-collective
+// guard), chunk counts, active chunks, both scheduling policies, endpoint delays, reduction costs,
+// ring / fully-connected / switch dimensions, communicator-group rings and asymmetric start times; a
+// second family breaks one condition of the check and must keep the event path.
+#include "core/report/report.h"
+#include "core/system/scheduling/fast_ring.h"
+#include "core/system/scheduling/fast_ring_check.h"
+#include "core/system/scheduling/workload_graph.h"
+#include "support/anchor_cases.h"
+#include "support/test_support.h"
+#include "support/trace_builder.h"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <random>
+#include <sstream>
+
+using namespace astrolabe;
+using trace::CollectiveType;
+
+namespace {
+
+// The report without the fields that count events (the one thing the fast path changes on purpose).
+std::string report_without_engine(const RunResult& r) {
+    ReportContext ctx;
+    ctx.workload = "fast_ring_test";
+    ctx.network_model = "analytical";
+    ctx.compute_model = "trace";
+    std::string text = test::strip_host_fields(report_json(r, ctx));
+    std::string out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+        if (line.find("\"events\"") == std::string::npos && line.find("\"peak_queue\"") == std::string::npos)
+            out += line + "\n";
+    return out;
+}
+
+struct RandomCase {
+    config::Scenario cfg;
+    std::vector<std::string> traces;
+    bool breaks_check = false; // built to fail one condition of fast_ring_check.h
+};
+
+RandomCase random_case(std::mt19937& rng, bool break_it) {
+    auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+    RandomCase c;
+    const char* kinds[] = {"Ring", "FullyConnected", "Switch"};
+    const bool two_d = pick(0, 3) == 0;
+    const uint32_t a = static_cast<uint32_t>(pick(2, two_d ? 4 : 9)), b = two_d ? 2 : 1;
+    const uint32_t npus = a * b;
+    std::string yaml = two_d ? std::string("topology: [") + kinds[pick(0, 2)] + ", " + kinds[pick(0, 2)] +
+                                   "]\nnpus_count: [" + std::to_string(a) + ", 2]\nbandwidth: [" +
+                                   std::to_string(pick(5, 400)) + ", " + std::to_string(pick(5, 400)) +
+                                   "]\nlatency: [" + std::to_string(pick(0, 900)) + ", " +
+                                   std::to_string(pick(0, 900)) + "]\n"
+                             : std::string("topology: [") + kinds[pick(0, 2)] + "]\nnpus_count: [" +
+                                   std::to_string(a) + "]\nbandwidth: [" + std::to_string(pick(5, 400)) +
+                                   "]\nlatency: [" + std::to_string(pick(0, 900)) + "]\n";
+    c.cfg.network = test::network_yaml(yaml);
+    const char* mem_bw[] = {"", ", \"local-mem-bw\": 50",
+                            ", \"local-mem-bw\": 1600"}; // none: no reduction cost
+    std::string sys = std::string("{\"scheduling-policy\": \"") + (pick(0, 1) ? "FIFO" : "LIFO") +
+                      "\", \"endpoint-delay\": " + std::to_string(pick(1, 20)) +
+                      ", \"active-chunks-per-dimension\": " + std::to_string(pick(1, 3)) +
+                      ", \"preferred-dataset-splits\": " + std::to_string(pick(1, 5)) + mem_bw[pick(0, 2)] +
+                      "}";
+    c.cfg.system = test::system_json(sys);
+    // Communicator groups: two rings over a shuffled split of the NPUs (ring order = file order).
+    std::vector<uint32_t> ranks(npus);
+    for (uint32_t r = 0; r < npus; ++r)
+        ranks[r] = r;
+    std::shuffle(ranks.begin(), ranks.end(), rng);
+    const uint32_t cut = npus >= 4 ? static_cast<uint32_t>(pick(2, static_cast<int>(npus) - 2)) : npus;
+    c.cfg.groups.groups.push_back({1, std::vector<uint32_t>(ranks.begin(), ranks.begin() + cut)});
+    if (cut < npus)
+        c.cfg.groups.groups.push_back({2, std::vector<uint32_t>(ranks.begin() + cut, ranks.end())});
+    // The collectives every member issues, in order: type, bytes, group (0 = all NPUs).
+    struct Coll {
+        CollectiveType type;
+        uint64_t bytes;
+        uint32_t group;
+    };
+    const CollectiveType types[] = {CollectiveType::AllReduce, CollectiveType::AllGather,
+                                    CollectiveType::ReduceScatter, CollectiveType::AllToAll,
+                                    CollectiveType::Barrier};
+    std::vector<Coll> plan;
+    const int steps = pick(1, 4);
+    for (int s = 0; s < steps; ++s) {
+        uint64_t bytes =
+            pick(0, 3) == 0 ? static_cast<uint64_t>(pick(1, 64)) : static_cast<uint64_t>(pick(1, 1 << 20));
+        uint32_t group = two_d ? static_cast<uint32_t>(pick(1, cut < npus ? 2 : 1))
+                               : static_cast<uint32_t>(pick(0, cut < npus ? 2 : 1));
+        plan.push_back({types[pick(0, 4)], bytes, group});
+    }
+    const int broken = break_it ? pick(0, 2) : -1; // which condition to break
+    c.breaks_check = break_it;
+    // The NPU that breaks it: a member of the first collective, so it has one.
+    const uint32_t breaker = plan[0].group == 0 ? ranks[0] : c.cfg.groups.groups[plan[0].group - 1].ranks[0];
+    for (uint32_t r = 0; r < npus; ++r) {
+        test::TraceBuilder t;
+        uint64_t id = 0;
+        int64_t prev = -1;
+        auto deps = [&]() { return prev < 0 ? test::Deps{} : test::Deps{static_cast<uint64_t>(prev)}; };
+        for (const Coll& k : plan) {
+            const auto& members = k.group == 0 ? ranks : c.cfg.groups.groups[k.group - 1].ranks;
+            if (std::find(members.begin(), members.end(), r) == members.end()) continue;
+            // Every rank's own compute time, so the members start each collective at different times.
+            t.comp(id, static_cast<uint64_t>(pick(0, 40)), deps());
+            prev = static_cast<int64_t>(id++);
+            auto& n = t.coll(id, k.type, k.bytes, deps());
+            if (k.group != 0) n.pg_name = std::to_string(k.group);
+            if (broken == 0 && r == breaker) t.comp(id + 100, 7, deps()); // runs alongside the collective
+            prev = static_cast<int64_t>(id++);
+        }
+        if (broken == 1 && r == npus - 1) t.send(id + 200, 0, 64, 5, deps()); // a message crosses NPUs
+        if (broken == 1 && r == 0) t.recv(id + 300, npus - 1, 64, 5);
+        if (broken == 2 && r == breaker) t.comp(id + 400, 3, deps()).data_deps.clear(); // a free node
+        c.traces.push_back(t.bytes());
+    }
+    return c;
+}
+
+} // namespace
+
+TEST_CASE("ring fast path: randomised runs equal the event path per NPU and in the report",
+          "[system][fast_ring]") {
+    std::mt19937 rng(20261126);
+    int fast_runs = 0, runs = 0;
+    for (int i = 0; i < 300; ++i) {
+        RandomCase c = random_case(rng, false);
+        RunOptions off;
+        off.fast_ring = false;
+        RunResult event = test::run(c.cfg, c.traces, off);
+        RunResult fast = test::run(c.cfg, c.traces);
+        INFO("case " << i << ": fast path " << fast.fast_ring);
+        REQUIRE(event.complete);
+        REQUIRE(fast.complete);
+        REQUIRE(fast.stats.npus.size() == event.stats.npus.size());
+        for (size_t r = 0; r < fast.stats.npus.size(); ++r) {
+            INFO("NPU " << r);
+            CHECK(fast.stats.npus[r].finish_ns == event.stats.npus[r].finish_ns);
+        }
+        CHECK(fast.messages == event.messages);
+        CHECK(report_without_engine(fast) == report_without_engine(event));
+        ++runs;
+        if (fast.fast_ring == "on") {
+            ++fast_runs;
+            CHECK(fast.events < event.events); // the point: fewer events
+        }
+    }
+    // Most 1-D cases and the group rings of the 2-D ones qualify; the test must exercise the fast path.
+    INFO(fast_runs << " of " << runs << " runs took the fast path");
+    CHECK(fast_runs >= runs / 2);
+    WARN(fast_runs << " of " << runs << " randomised runs took the fast path");
+}
+
+TEST_CASE("ring fast path: a run that breaks one condition keeps the event path", "[system][fast_ring]") {
+    std::mt19937 rng(7);
+    int refused = 0;
+    for (int i = 0; i < 100; ++i) {
+        RandomCase c = random_case(rng, true);
+        RunOptions off;
+        off.fast_ring = false;
+        RunResult event = test::run(c.cfg, c.traces, off);
+        RunResult fast = test::run(c.cfg, c.traces);
+        INFO("case " << i << ": fast path " << fast.fast_ring);
+        CHECK(report_without_engine(fast) == report_without_engine(event));
+        if (fast.fast_ring != "on") ++refused;
+    }
+    CHECK(refused == 100);
+}
+
+TEST_CASE("ring fast path: totally_ordered finds the nodes ordered against all others",
+          "[system][fast_ring]") {
+    // 0 -> 1 -> {2, 3} -> 4: nodes 0, 1 and 4 are ordered against all; 2 and 3 are not (siblings).
+    test::TraceBuilder t;
+    t.comp(0, 1);
+    t.coll(1, CollectiveType::AllReduce, 64, {0});
+    t.comp(2, 1, {1});
+    t.comp(3, 1, {1});
+    t.coll(4, CollectiveType::AllReduce, 64, {2, 3});
+    GraphBuilder builder("t", GraphBuildOptions{});
+    for (const auto& n : t.trace().nodes)
+        builder.add(n);
+    std::vector<std::string> warnings;
+    auto g = builder.finish(warnings);
+    REQUIRE(g.is_ok());
+    CHECK(totally_ordered(g.value(), {0, 1, 4}));
+    CHECK_FALSE(totally_ordered(g.value(), {2}));
+    CHECK_FALSE(totally_ordered(g.value(), {3}));
+    CHECK_FALSE(totally_ordered(g.value(), {1, 3}));
+}
+
+TEST_CASE("ring fast path: the template of a ring all-reduce is ASTRA-sim's packet chain",
+          "[system][fast_ring]") {
+    // 8 members, one 1 MiB chunk: 2 (N - 1) = 14 sends of 1 MiB / 8; the first packet and the all-gather
+    // half's carry nothing to reduce (10 ns endpoint delay), the N - 1 reduce-scatter receives pay
+    // 3 * floor(131072 / 1600) = 243 ns more.
+    PhaseSpec spec;
+    spec.type = PhaseType::AllReduce;
+    spec.members.size = 8;
+    RingTemplate tpl;
+    std::string why;
+    REQUIRE(ring_template(spec, 1 << 20, 10, 1600, tpl, why));
+    CHECK(tpl.sends() == 14);
+    CHECK(tpl.message_bytes == 131072);
+    CHECK(tpl.dir == 1);
+    REQUIRE(tpl.delays.size() == 15);
+    CHECK(tpl.delays[0] == 10);
+    for (int k = 1; k <= 7; ++k)
+        CHECK(tpl.delays[k] == 10 + 243);
+    for (int k = 8; k <= 14; ++k)
+        CHECK(tpl.delays[k] == 10);
+}
+
+TEST_CASE("ring fast path: ASTRA-sim's congestion-unaware anchors, every NPU simulated",
+          "[system][fast_ring]") {
+    // The anchors' per-NPU finish and exposed communication (tests/data/astra_anchors.json) with symmetry
+    // off, so the fast path, not the symmetry, carries every case it qualifies for. At least the 1-D ring
+    // all-reduces (e.g. ar8_ring_Ring_unaware, 64440 ns on all 8 NPUs) must take it.
+    int fast = 0;
+    for (const auto& c : test::load_anchors()) {
+        if (c.tag == "custom") continue;
+        {
+            INFO("case " << c.name);
+            config::Scenario cfg = test::load_configs(c);
+            test::PrefixTraceSource traces(c.workload);
+            RunOptions options;
+            options.symmetry = false;
+            RunResult r = test::run(std::move(cfg), traces, options);
+            REQUIRE(r.complete);
+            std::vector<TimeNs> finish, exposed;
+            for (const auto& n : r.stats.npus) {
+                finish.push_back(n.finish_ns);
+                exposed.push_back(n.exposed_comm_ns());
+            }
+            CHECK(finish == c.finish_ns);
+            CHECK(exposed == c.exposed_comm_ns);
+            if (r.fast_ring == "on") ++fast;
+            if (c.name == "ar8_ring_Ring_unaware") CHECK(r.fast_ring == "on");
+        }
+    }
+    WARN(fast << " anchor cases took the fast path");
+    CHECK(fast >= 10);
+}
