@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -31,6 +32,36 @@ Status write_file(const std::string& path, const std::string& bytes) {
     out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     out.close();
     if (!out) return Status::error(path + ": write failed");
+    return Status::ok();
+}
+
+namespace {
+// A file written piece by piece; the first failed write is remembered and later ones skipped.
+class FileSink final : public ByteSink {
+public:
+    explicit FileSink(std::FILE* f) : f_(f) {}
+    void write(std::string_view bytes) override {
+        if (ok && std::fwrite(bytes.data(), 1, bytes.size(), f_) != bytes.size()) ok = false;
+    }
+    bool ok = true;
+
+private:
+    std::FILE* f_;
+};
+} // namespace
+
+Status write_file_streamed(const std::string& path, const std::function<void(ByteSink&)>& produce) {
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    if (!f) return Status::error(path + ": cannot write (" + std::strerror(errno) + ")");
+    FileSink sink(f);
+    try {
+        produce(sink);
+    } catch (...) {
+        std::fclose(f);
+        throw;
+    }
+    const bool closed = std::fclose(f) == 0;
+    if (!sink.ok || !closed) return Status::error(path + ": write failed");
     return Status::ok();
 }
 

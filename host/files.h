@@ -4,10 +4,12 @@
 // traces identically.
 #pragma once
 
+#include "core/base/json_writer.h"
 #include "core/base/status.h"
 #include "core/generate/trace_sink.h"
 #include "core/session/session.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -15,6 +17,9 @@ namespace astrolabe::host {
 
 Result<std::string> read_file(const std::string& path, const std::string& what);
 Status write_file(const std::string& path, const std::string& bytes);
+// Writes what `produce` streams into its sink to `path` as it comes (a report of hundreds of MB never
+// exists whole in memory); the same messages as write_file.
+Status write_file_streamed(const std::string& path, const std::function<void(ByteSink&)>& produce);
 
 // A workload as ASTRA-sim names it: a prefix P (NPU i reads P.i.et), or a directory of `<name>.<rank>.et`
 // files, or one .et file (a single NPU).
@@ -54,4 +59,5 @@ using host::FileTraceSink;
 using host::FileTraceSource;
 using host::read_file;
 using host::write_file;
+using host::write_file_streamed;
 } // namespace astrolabe::cli

@@ -296,7 +296,8 @@ int run_command(const std::vector<std::string>& argv) {
 
     int rc = 0;
     if (a.has("report")) {
-        Status st = write_file(a.get("report"), session.report_json());
+        Status st = write_file_streamed(a.get("report"),
+                                        [&session](ByteSink& sink) { session.write_report_json(sink); });
         if (!st.is_ok()) rc = fail(st.message());
     }
     if (a.has("timeline")) {

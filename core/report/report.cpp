@@ -23,8 +23,46 @@ double systolic_utilization(const NpuStats& s, uint64_t pes) {
 
 } // namespace
 
-std::string report_json(const RunResult& r, const ReportContext& ctx) {
-    JsonWriter w;
+namespace {
+
+// `k: [{...}, ...]` with one object per index 0..n-1, its fields written by fields(writer, i). With more
+// than one worker, windows of blocks are formatted at once into fragments (JsonWriter::fragment) and
+// appended in index order: the same bytes as one thread writing them, with a window's text in memory.
+template <typename Fields>
+void indexed_object_array(JsonWriter& w, std::string_view k, size_t n, TaskRunner* runner, Fields fields) {
+    auto one = [&fields](JsonWriter& out, size_t i) {
+        out.begin_object();
+        fields(out, i);
+        out.end_object();
+    };
+    constexpr size_t kBlock = 4096;
+    const unsigned workers = workers_of(runner);
+    w.key(k).begin_array();
+    if (workers <= 1 || n <= kBlock) {
+        for (size_t i = 0; i < n; ++i)
+            one(w, i);
+        return void(w.end_array());
+    }
+    const size_t window = kBlock * workers * 2;
+    std::vector<JsonWriter> parts;
+    for (size_t start = 0; start < n; start += window) {
+        const size_t end = std::min(n, start + window);
+        const size_t blocks = (end - start + kBlock - 1) / kBlock;
+        parts.clear();
+        for (size_t b = 0; b < blocks; ++b)
+            parts.push_back(w.fragment(start == 0 && b == 0));
+        runner->run(blocks, [&](size_t b) {
+            const size_t from = start + b * kBlock, to = std::min(end, from + kBlock);
+            for (size_t i = from; i < to; ++i)
+                one(parts[b], i);
+        });
+        for (auto& part : parts)
+            w.append_fragment(part);
+    }
+    w.end_array();
+}
+
+void write_report(JsonWriter& w, const RunResult& r, const ReportContext& ctx, TaskRunner* runner) {
     w.begin_object();
     w.field("schema", "astrolabe.report/1");
     w.field("workload", ctx.workload);
@@ -34,10 +72,9 @@ std::string report_json(const RunResult& r, const ReportContext& ctx) {
     w.field("partial", ctx.partial);
     if (ctx.partial) w.field("partial_reason", ctx.partial_reason);
     w.field("total_ns", r.total_ns);
-    w.key("npus").begin_array();
-    for (size_t i = 0; i < r.stats.npus.size(); ++i) {
+    const uint64_t pes = r.stats.systolic_pes;
+    indexed_object_array(w, "npus", r.stats.npus.size(), runner, [&r, pes](JsonWriter& w, size_t i) {
         const NpuStats& s = r.stats.npus[i];
-        w.begin_object();
         w.field("id", static_cast<uint64_t>(i));
         w.field("finished", s.finished);
         w.field("finish_ns", s.finish_ns);
@@ -51,23 +88,22 @@ std::string report_json(const RunResult& r, const ReportContext& ctx) {
         w.field("idle_ns", s.idle_ns());
         w.field("nodes", s.nodes);
         w.field("nodes_done", s.nodes_done);
-        if (r.stats.systolic_pes > 0) {
+        if (pes > 0) {
             w.key("systolic").begin_object();
             w.field("nodes", s.systolic_nodes);
             w.field("roofline_fallback_nodes", s.roofline_fallback_nodes);
             w.field("replayed_nodes", s.replayed_nodes);
             w.field("ns", s.systolic_ns);
             w.field("cycles", s.systolic_cycles);
-            w.field("utilization_pct", systolic_utilization(s, r.stats.systolic_pes));
+            w.field("utilization_pct", systolic_utilization(s, pes));
             w.field("mapping_efficiency_pct", s.systolic_cycles ? 100.0 * s.systolic_mapped_cycles /
                                                                       static_cast<double>(s.systolic_cycles)
                                                                 : 0.0);
             w.end_object();
         }
-        w.end_object();
-    }
-    w.end_array();
-    w.object_array("collectives", r.stats.collectives, [&](const auto& c) {
+    });
+    indexed_object_array(w, "collectives", r.stats.collectives.size(), runner, [&r](JsonWriter& w, size_t i) {
+        const CollectiveRecord& c = r.stats.collectives[i];
         w.field("type", trace::collective_type_name(c.type));
         w.field("bytes", c.bytes);
         w.field("group", group_name(c.group_id));
@@ -76,7 +112,8 @@ std::string report_json(const RunResult& r, const ReportContext& ctx) {
         w.field("start_ns", c.start_ns);
         w.field("end_ns", c.end_ns);
     });
-    w.object_array("links", r.links, [&](const auto& l) {
+    indexed_object_array(w, "links", r.links.size(), runner, [&r](JsonWriter& w, size_t i) {
+        const LinkStats& l = r.links[i];
         w.field("src", uint64_t(l.src)).field("dst", uint64_t(l.dst));
         w.field("src_name", l.src_name).field("dst_name", l.dst_name);
         w.field("dim", uint64_t(l.dim));
@@ -116,7 +153,21 @@ std::string report_json(const RunResult& r, const ReportContext& ctx) {
     w.field("events_per_s", ctx.wall_s > 0 ? static_cast<double>(r.events) / ctx.wall_s : 0.0);
     w.end_object();
     w.end_object();
-    return w.str() + "\n";
+    w.raw("\n");
+}
+
+} // namespace
+
+std::string report_json(const RunResult& r, const ReportContext& ctx, TaskRunner* runner) {
+    JsonWriter w;
+    write_report(w, r, ctx, runner);
+    return w.take();
+}
+
+void write_report_json(ByteSink& sink, const RunResult& r, const ReportContext& ctx, TaskRunner* runner) {
+    JsonWriter w(2, &sink);
+    write_report(w, r, ctx, runner);
+    w.flush();
 }
 
 std::string report_summary(const RunResult& r, const ReportContext& ctx) {
@@ -252,7 +303,8 @@ std::string timeline_json(const Simulation& sim, const RunResult& r, const Timel
     }
     w.end_array();
     w.end_object();
-    return w.str() + "\n";
+    w.raw("\n");
+    return w.take();
 }
 
 } // namespace astrolabe

@@ -5,6 +5,8 @@
 // except `engine.wall_s` and `engine.events_per_s`, which measure the host.
 #pragma once
 
+#include "core/base/json_writer.h"
+#include "core/base/parallel.h"
 #include "core/simulation/simulation.h"
 
 #include <string>
@@ -23,7 +25,12 @@ struct ReportContext {
     std::vector<std::string> load_warnings;
 };
 
-std::string report_json(const RunResult& r, const ReportContext& ctx);
+// The report as one string (the browser, tests), or streamed to `sink` in pieces (the CLI's file: a
+// million-NPU report is most of a GB). The same bytes either way, and for any runner (threads that
+// format blocks of the per-NPU and per-collective arrays; nullptr: this thread).
+std::string report_json(const RunResult& r, const ReportContext& ctx, TaskRunner* runner = nullptr);
+void write_report_json(ByteSink& sink, const RunResult& r, const ReportContext& ctx,
+                       TaskRunner* runner = nullptr);
 // The human summary (stdout in the CLI): results only.
 std::string report_summary(const RunResult& r, const ReportContext& ctx);
 // What the run noticed that the user should hear about (messages sent but never received), as "warning:"

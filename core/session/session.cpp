@@ -219,7 +219,11 @@ ReportContext Session::context() const {
 }
 
 std::string Session::report_json() const {
-    return astrolabe::report_json(result_, context());
+    return astrolabe::report_json(result_, context(), options_.runner);
+}
+
+void Session::write_report_json(ByteSink& sink) const {
+    astrolabe::write_report_json(sink, result_, context(), options_.runner);
 }
 
 std::string Session::report_summary() const {

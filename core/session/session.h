@@ -33,6 +33,9 @@ struct RunOptions {
     TimeNs max_sim_ns = 0;         // stop once simulated time would pass this (0: no limit); exact
     double max_wall_s = 0;         // stop after this much wall time in step() (0: no limit)
     uint64_t slice_events = 4096;  // events between clock and cancel checks
+    // Threads for the deterministic parallel parts (decoding a full run's traces, expanding a symmetric
+    // result, formatting the report); not owned. nullptr: the calling thread. Never changes a result.
+    TaskRunner* runner = nullptr;
 };
 
 enum class SessionPhase : uint8_t { Loading, Running, Done, Stopped, Failed };
@@ -95,6 +98,7 @@ public:
     // The report's description of the run: workload, models, wall time, partial reason, load warnings.
     ReportContext context() const;
     std::string report_json() const;
+    void write_report_json(ByteSink& sink) const; // the same bytes, streamed (a file)
     std::string report_summary() const;
     std::string timeline_json() const; // needs RunOptions::keep_timeline
     // Notes on the inputs that did not stop the run, one per occurrence (load time).
