@@ -4,6 +4,7 @@
 
 #include "ui/app_state.h"
 #include "ui/hardware_state.h"
+#include "ui/search_state.h"
 #include "ui/time_ticks.h"
 #include "ui/topology_layout.h"
 
@@ -50,6 +51,7 @@ struct View {
     std::string json_text; // the scenario JSON editor's buffer
     bool json_dirty = false;
     HardwareState hardware;                  // the Hardware tab (hardware_panel.cpp)
+    SearchState search;                      // the Search tab (search_panel.cpp)
     int64_t hardware_hover = -1;             // the size under the mouse in its chart, -1 = none
     std::map<std::string, WidgetRect> rects; // named widgets as last drawn (window.astrolabe.widgetRect)
     bool tl_critical = true; // outline the critical path's nodes on the timeline
