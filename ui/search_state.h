@@ -36,6 +36,7 @@ public:
 
     // [SECTION] form
     search::SpecForm& form() { return form_; }
+    const search::SpecForm& form() const { return form_; }
     // Follows the scenario being edited: fields it no longer has go (unless ticked), new ones are added
     // unticked, ticks and values stay; a constraint that was the pre-filled one follows the new scenario.
     void follow_scenario(const std::string& scenario_json);
