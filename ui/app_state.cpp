@@ -200,6 +200,11 @@ private:
 
 App::~App() = default;
 
+SessionHost& App::session_host() {
+    if (!host_) host_ = std::make_unique<Host>(samples_root_);
+    return *host_;
+}
+
 bool App::start_run() {
     if (phase_ == RunPhase::Running || phase_ == RunPhase::Loading) cancel();
     session_.reset();
@@ -211,11 +216,10 @@ bool App::start_run() {
     auto sc = doc_.parse("scenario");
     Result<std::unique_ptr<Session>> opened = sc.status();
     if (sc.is_ok()) {
-        if (!host_) host_ = std::make_unique<Host>(samples_root_);
         RunOptions options;
         options.keep_timeline = true; // the timeline panel draws every node
         options.keep_names = true;
-        opened = Session::open(std::move(sc.value()), options, *host_);
+        opened = Session::open(std::move(sc.value()), options, session_host());
     }
     if (!opened.is_ok()) {
         // Out of memory: a trace set too large for the browser's 4 GiB; say where it would fit.

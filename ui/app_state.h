@@ -95,6 +95,11 @@ public:
     // The link fragment ("s=...") for the scenario, or an error when it would be too long to share.
     Result<std::string> share_fragment() const;
 
+    // [SECTION] hosting: the files a scenario may name (bundled samples), for other runs of the page (the
+    // Search tab's points) to read as the app's own runs do.
+    const std::string& samples_root() const { return samples_root_; }
+    SessionHost& session_host();
+
     // The latest error or notice for the status line; empty when there is none.
     const std::string& message() const { return message_; }
     void set_message(std::string m) { message_ = std::move(m); }

@@ -42,7 +42,7 @@ void draw_app(App& app, View& view, Platform& platform) {
 
     ImGui::SetNextWindowPos(ImVec2(left, run_h), ImGuiCond_Always);
     ImGui::SetNextWindowSize(ImVec2(size.x - left, size.y - run_h), ImGuiCond_Always);
-    if (ImGui::Begin("Results", nullptr, fixed)) draw_results_panel(app, view);
+    if (ImGui::Begin("Results", nullptr, fixed)) draw_results_panel(app, view, platform);
     ImGui::End();
 }
 

@@ -183,7 +183,7 @@ void hardware_tab(View& view) {
 
 } // namespace
 
-void draw_results_panel(App& app, View& view) {
+void draw_results_panel(App& app, View& view, Platform& platform) {
     if (app.phase() == RunPhase::Cancelled && app.result())
         ImGui::TextColored(ImVec4(1, 0.7f, 0.3f, 1), "cancelled: partial results");
     if (ImGui::BeginTabBar("results")) {
@@ -194,14 +194,27 @@ void draw_results_panel(App& app, View& view) {
             if (open) view.results_tab = name;
             return open;
         };
-        // The Hardware tab needs no run; the others show the run's results once there are some.
+        // The Search tab (a search of its own, over the scenario being edited).
+        auto search_tab = [&] {
+            const bool open = tab("Search");
+            ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+            view.rects["tab:Search"] = WidgetRect{a.x, a.y, b.x - a.x, b.y - a.y};
+            if (open) {
+                draw_search_panel(app, view, platform);
+                ImGui::EndTabItem();
+            }
+        };
+        // The Hardware and Search tabs need no run; the others show the run's results once there are some.
         if (!app.result()) {
             if (tab("Summary")) {
-                ImGui::TextDisabled(app.phase() == RunPhase::Running ? "running..."
-                                                                     : "Run the scenario to see results here.");
+                ImGui::TextDisabled(app.phase() == RunPhase::Running
+                                        ? "running..."
+                                        : "Run the scenario to see results here.");
                 ImGui::EndTabItem();
             }
             hardware_tab(view);
+            search_tab();
+            if (!view.select_tab.empty() && view.select_tab == view.results_tab) view.select_tab.clear();
             ImGui::EndTabBar();
             return;
         }
@@ -234,6 +247,7 @@ void draw_results_panel(App& app, View& view) {
             ImGui::EndTabItem();
         }
         hardware_tab(view);
+        search_tab();
         ImGui::EndTabBar();
         if (!view.select_tab.empty() && view.select_tab == view.results_tab) view.select_tab.clear();
     }

@@ -4,6 +4,7 @@
 
 #include "ui/app_state.h"
 #include "ui/hardware_state.h"
+#include "ui/search_state.h"
 #include "ui/time_ticks.h"
 #include "ui/topology_layout.h"
 
@@ -50,9 +51,10 @@ struct View {
     std::string json_text; // the scenario JSON editor's buffer
     bool json_dirty = false;
     HardwareState hardware;                  // the Hardware tab (hardware_panel.cpp)
+    SearchState search;                      // the Search tab (search_panel.cpp)
     int64_t hardware_hover = -1;             // the size under the mouse in its chart, -1 = none
     std::map<std::string, WidgetRect> rects; // named widgets as last drawn (window.astrolabe.widgetRect)
-    bool tl_critical = true; // outline the critical path's nodes on the timeline
+    bool tl_critical = true;                 // outline the critical path's nodes on the timeline
     // The results tab to open on the next frame (set by a click elsewhere, e.g. a critical-path row), and
     // the one shown now (for window.astrolabe.viewState()).
     std::string select_tab;
@@ -73,12 +75,13 @@ void draw_app(App& app, View& view, Platform& platform);
 // Panels (one file each).
 void draw_scenario_panel(App& app, View& view, Platform& platform);
 void draw_run_panel(App& app, View& view, Platform& platform);
-void draw_results_panel(App& app, View& view);
+void draw_results_panel(App& app, View& view, Platform& platform);
 void draw_timeline(App& app, View& view);
 void draw_network(App& app, View& view);
 void draw_compare(App& app);
 void draw_critical_path(App& app, View& view);
 void draw_hardware_panel(View& view);
+void draw_search_panel(App& app, View& view, Platform& platform);
 
 // Shared widgets.
 void show_problems(const std::vector<std::string>& problems); // red lines under a field

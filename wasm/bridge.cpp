@@ -208,6 +208,28 @@ EMSCRIPTEN_KEEPALIVE const char* astro_share_fragment() {
     return out.c_str();
 }
 
+// [SECTION] the Search tab (ui/search_state.h)
+// Its state as JSON (phase, evaluations, best, message, the ticked fields) for scripts and tests.
+EMSCRIPTEN_KEEPALIVE const char* astro_search_state() {
+    static std::string out;
+    out = astrolabe::wasm::view().search.summary_json();
+    return out.c_str();
+}
+// Restores a shared search (a URL with #search=...): the form, agent, seed and budget; its base goes into the
+// scenario editor and the Search tab opens. 0 restored, 2 refused (the reason is in astro_problems()).
+EMSCRIPTEN_KEEPALIVE int astro_search_load_link(const char* link) {
+    auto& v = astrolabe::wasm::view();
+    astrolabe::Status st = v.search.load_link(link);
+    if (!st.is_ok()) {
+        app().set_message(st.message());
+        return 2;
+    }
+    app().load_scenario_text(v.search.form().base, "shared search");
+    v.json_dirty = false;
+    v.select_tab = "Search";
+    return 0;
+}
+
 // What the UI shows now, for tests that drive it with the mouse: the picker's choice, the results tab, the
 // timeline's visible window (ns), the collectives table's scroll (pixels and row height), the last two
 // runs' totals and the device under the pointer in the Network drawing.

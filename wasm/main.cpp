@@ -43,6 +43,7 @@ void frame() {
 
     glfwPollEvents();
     astrolabe::wasm::app().step(kStepBudgetMs);
+    astrolabe::wasm::view().search.step(kStepBudgetMs); // the Search tab's points, a few per frame
 
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();

@@ -158,6 +158,10 @@
   }
 
   function loadFromHash(autorun) {
+    if (/(^#|&)search=/.test(location.hash)) { // a whole search: the Search tab opens restored, not run
+      loadResult(withCString(location.href, (p) => Module._astro_search_load_link(p)));
+      return true;
+    }
     if (!/(^#|&)s=/.test(location.hash)) return false;
     const r = loadResult(withCString(location.href, (p) => Module._astro_load_link(p)));
     if (r.loaded && autorun) run().catch((e) => showStatus(e.message, true));
@@ -213,6 +217,8 @@
     // What the UI shows now (picker, results tab, timeline window, table scroll, compared runs): for tests
     // that drive the app with the mouse and keyboard (docs/browser.md).
     viewState() { requireReady(); return JSON.parse(cstr(Module._astro_view_state())); },
+    // The Search tab: phase, evaluations, best step time, message, ticked fields (docs/browser.md).
+    searchState() { requireReady(); return JSON.parse(cstr(Module._astro_search_state())); },
     shareUrl() {
       requireReady();
       const fragment = cstr(Module._astro_share_fragment());

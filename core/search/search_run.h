@@ -86,6 +86,22 @@ public:
     std::string best_so_far_svg() const;
     std::string pareto_svg() const;
 
+    // [SECTION] the log as data, for live charts (search_points.cpp)
+    struct LoggedPoint {
+        uint64_t index = 0;
+        EvalResult::Status status = EvalResult::Status::Ok;
+        int64_t step_time_ns = 0; // when Ok
+        double network_cost = 0;  // NaN when the cost model has no price for the point
+        double objective = 0;     // NaN when not Ok
+        std::string knobs;        // "path = value" per knob, one per line
+    };
+    size_t logged() const;
+    LoggedPoint logged_point(size_t i) const;
+    // The runnable scenario of log entry `i` (as best.scenario.json is for the best one).
+    std::string point_scenario_json(size_t i) const;
+    // Log entries on the Pareto front of (step time, network cost), cost ascending.
+    std::vector<size_t> pareto_points() const;
+
     struct Impl; // defined in search_state.h, internal to core/search
 
 private:

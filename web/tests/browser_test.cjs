@@ -19,6 +19,7 @@ const { stageChecks } = require('./stage_checks.cjs');
 const { hardwareChecks } = require('./hardware_checks.cjs');
 const { runMouseChecks } = require('./mouse_checks.cjs');
 const { sessionChecks } = require('./session_checks.cjs');
+const { searchChecks } = require('./search_checks.cjs');
 
 const [webDir, cli, samplesDir] = process.argv.slice(2);
 if (!webDir || !cli || !samplesDir) {
@@ -235,6 +236,7 @@ async function openApp(browser, url) {
     await context.close();
     await hardwareChecks({ browser, base, cli, samplesDir, check });
     await runMouseChecks({ browser, base, check, openApp, shotsDir: path.resolve(webDir, '../../screenshots') });
+    await searchChecks({ browser, base, cli, samplesDir, check, shotsDir: path.resolve(webDir, '../../screenshots') });
   } finally {
     await browser.close();
     server.close();

@@ -1,17 +1,15 @@
-// The native evaluator of search points (search_evaluator.h).
-#include "native/search_evaluator.h"
+// The evaluator of search points (scenario_evaluator.h).
+#include "core/search/scenario_evaluator.h"
 
 #include "core/base/assert.h"
 #include "core/config/scenario.h"
-#include "core/session/session.h"
-#include "native/cli_host.h"
 
-namespace astrolabe::cli {
+namespace astrolabe::search {
 
-search::EvalResult ScenarioEvaluator::evaluate(const std::string& scenario_json) {
-    using S = search::EvalResult::Status;
+EvalResult ScenarioEvaluator::evaluate(const std::string& scenario_json) {
+    using S = EvalResult::Status;
     auto infeasible = [](S status, const std::string& why) {
-        search::EvalResult r;
+        EvalResult r;
         r.status = status;
         r.reason = why;
         return r;
@@ -23,7 +21,6 @@ search::EvalResult ScenarioEvaluator::evaluate(const std::string& scenario_json)
     RunOptions options;
     options.keep_timeline = false;
     options.keep_names = false;
-    CliHost host(base_dir_.string(), false);
     std::unique_ptr<Session> session;
     std::unique_ptr<Simulation> built_sim;
     if (sc.value().workload_kind == config::Scenario::WorkloadKind::Generate) {
@@ -48,7 +45,7 @@ search::EvalResult ScenarioEvaluator::evaluate(const std::string& scenario_json)
         Status groups = adopt_groups(g.groups, g.has_groups, rest.groups); // g is kept for the next point
         if (!groups.is_ok()) return infeasible(S::Infeasible, groups.message());
         std::vector<std::string> warnings;
-        auto built = build_simulation(std::move(rest), *g.traces, warnings, options, &host);
+        auto built = build_simulation(std::move(rest), *g.traces, warnings, options, &host_);
         if (!built.is_ok()) return infeasible(S::Infeasible, built.status().message());
         built_sim = std::move(built.value());
         try { // as Session::step: an internal error ends this point, not the search
@@ -58,7 +55,7 @@ search::EvalResult ScenarioEvaluator::evaluate(const std::string& scenario_json)
             return infeasible(S::Error, std::string("internal error: ") + e.what());
         }
     } else {
-        auto opened = Session::open(std::move(sc.value()), options, host);
+        auto opened = Session::open(std::move(sc.value()), options, host_);
         if (!opened.is_ok()) return infeasible(S::Infeasible, opened.status().message());
         session = std::move(opened.value());
         session->run();
@@ -71,9 +68,9 @@ search::EvalResult ScenarioEvaluator::evaluate(const std::string& scenario_json)
                               (result.stuck.empty() ? std::string("NPUs stuck")
                                                     : "NPU " + std::to_string(result.stuck.front().npu) +
                                                           ": " + result.stuck.front().what));
-    search::EvalResult r;
+    EvalResult r;
     r.step_time_ns = static_cast<int64_t>(result.total_ns);
     return r;
 }
 
-} // namespace astrolabe::cli
+} // namespace astrolabe::search

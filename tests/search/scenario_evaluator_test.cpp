@@ -1,0 +1,75 @@
+// core/search/scenario_evaluator: the evaluator the CLI and the browser share gives the step time of the run
+// pipeline (Session, as `astrolabe run --scenario`), keeps a generated workload between points without
+// changing any result, and logs refusals as infeasible.
+#include "core/config/scenario.h"
+#include "core/search/scenario_evaluator.h"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+
+using namespace astrolabe;
+using namespace astrolabe::search;
+
+namespace {
+
+// A 2-layer GPT on 8 NPUs (2 x 4), as tests/data/search/tiny.json's base; `pp`, `bw1` vary per point.
+std::string gpt_point(int pp, int bw1) {
+    const int dp = 8 / (2 * pp);
+    return R"({"schema": "astrolabe.scenario/1",
+      "workload": {"generate": {"kind": "transformer", "model": "gpt", "layers": 2, "hidden": 256, "heads": 8,
+                                "seq": 256, "batch": 8, "micro-batch": 2, "dp": )" +
+           std::to_string(dp) + R"(, "tp": 2, "pp": )" + std::to_string(pp) + R"(, "dtype-bytes": 2}},
+      "network": {"topology": ["Ring", "Switch"], "npus_count": [2, 4], "bandwidth": [200, )" +
+           std::to_string(bw1) + R"(], "latency": [100, 1000]},
+      "system": {"all-reduce-implementation": ["ring", "ring"], "all-gather-implementation": ["ring", "ring"],
+                 "reduce-scatter-implementation": ["ring", "ring"], "all-to-all-implementation": ["direct", "direct"],
+                 "roofline-enabled": 1, "peak-perf": 400, "local-mem-bw": 2000},
+      "compute_model": "roofline"})";
+}
+
+// The reference: the step time Session gives for the same text (the path of `astrolabe run --scenario`).
+int64_t session_step_time(const std::string& text) {
+    auto sc = config::parse_scenario_json(text, "point");
+    REQUIRE(sc.is_ok());
+    RunOptions options;
+    options.keep_timeline = false;
+    SessionHost host;
+    auto session = Session::open(std::move(sc.value()), options, host);
+    REQUIRE(session.is_ok());
+    session.value()->run();
+    REQUIRE(session.value()->result().complete);
+    return static_cast<int64_t>(session.value()->result().total_ns);
+}
+
+} // namespace
+
+TEST_CASE("the shared evaluator gives the run pipeline's step time, with or without a kept workload",
+          "[search]") {
+    SessionHost host;
+    ScenarioEvaluator kept(host);
+    // Same workload twice (only bandwidth[1] differs: the second point reuses the traces), then another.
+    const std::string a = gpt_point(2, 50), b = gpt_point(2, 25), c = gpt_point(1, 50);
+    for (const std::string* p : {&a, &b, &c}) {
+        EvalResult r = kept.evaluate(*p);
+        REQUIRE(r.status == EvalResult::Status::Ok);
+        CHECK(r.step_time_ns == session_step_time(*p));
+        ScenarioEvaluator fresh(host);
+        CHECK(fresh.evaluate(*p).step_time_ns == r.step_time_ns);
+    }
+    // Halving the slower dimension's bandwidth cannot make the step faster.
+    CHECK(kept.evaluate(b).step_time_ns >= kept.evaluate(a).step_time_ns);
+}
+
+TEST_CASE("the shared evaluator logs refusals as infeasible, with the reason", "[search]") {
+    SessionHost host;
+    ScenarioEvaluator ev(host);
+    // pp = 4 over 2 layers: the generator refuses (as tiny.json's infeasible points).
+    EvalResult r = ev.evaluate(gpt_point(4, 50));
+    CHECK(r.status == EvalResult::Status::Infeasible);
+    CHECK(!r.reason.empty());
+    // Not a scenario at all.
+    EvalResult bad = ev.evaluate("{\"schema\": \"astrolabe.scenario/1\", \"network\": 3}");
+    CHECK(bad.status == EvalResult::Status::Infeasible);
+    CHECK(bad.reason.find("network") != std::string::npos);
+}

@@ -1,0 +1,155 @@
+// The browser's Search tab, run natively: a spec loaded into the form and searched a few points per "frame"
+// logs exactly what the CLI's driver logs for the spec file (run_search over the same evaluator); Cancel
+// keeps a prefix of that log; bad forms are refused with the knob named; a share link restores the search.
+#include "core/search/scenario_evaluator.h"
+#include "support/test_support.h"
+#include "ui/search_state.h"
+
+#include <catch2/catch.hpp>
+
+using namespace astrolabe;
+using namespace astrolabe::ui;
+using Catch::Matchers::Contains;
+
+namespace {
+
+std::string tiny_spec() {
+    std::string text;
+    REQUIRE(test::read_file(test::data_path("search/tiny.json"), text));
+    return text;
+}
+
+// What `astrolabe search tiny.json --agent A --seed S --budget N` writes to evaluations.jsonl: the driver
+// over the shared evaluator, lines in proposal order (tests/search/search_cli.sh checks the CLI's --jobs
+// give these same bytes).
+std::string reference_log(const std::string& agent, uint64_t seed, uint64_t budget) {
+    search::SearchOptions opt;
+    opt.agent = agent;
+    opt.seed = seed;
+    opt.budget = budget;
+    auto run = search::SearchRun::create(
+        tiny_spec(), "tiny.json",
+        [](const std::string& p) -> Result<std::string> { return Status::error(p); }, opt);
+    REQUIRE(run.is_ok());
+    SessionHost host;
+    search::ScenarioEvaluator ev(host);
+    search::run_search(run.value(), ev);
+    std::string out;
+    for (const auto& l : run.value().take_lines())
+        out += l + "\n";
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("search tab: a spec searched in frames logs the CLI's evaluations.jsonl", "[ui][search]") {
+    for (const char* agent : {"random", "ga"}) {
+        INFO(agent);
+        SearchState st;
+        REQUIRE(st.load_spec(tiny_spec(), "tiny.json").is_ok());
+        st.agent = std::string(agent) == "ga" ? 2 : 1;
+        st.seed = 7;
+        st.budget = 25;
+        SessionHost host;
+        REQUIRE(st.start(host));
+        int frames = 0;
+        while (st.phase() == SearchPhase::Running && frames++ < 100000)
+            st.step(0); // one point per frame: the most slicing there is
+        REQUIRE(st.phase() == SearchPhase::Done);
+        CHECK(st.evaluations_jsonl() == reference_log(agent, 7, 25));
+        CHECK(st.points().size() == 25);
+        CHECK(frames >= 20); // 25 points (a few settled without simulating) took one frame each
+        // The best-so-far curve never rises, and the Pareto front holds ok points only.
+        for (size_t i = 1; i < st.best_so_far().size(); ++i)
+            if (!std::isnan(st.best_so_far()[i - 1])) CHECK(st.best_so_far()[i] <= st.best_so_far()[i - 1]);
+        for (size_t i : st.pareto())
+            CHECK(st.points()[i].ok);
+        // A point's scenario is runnable: it names the point's knob values.
+        CHECK_THAT(st.point_scenario(0), Contains("\"generate\""));
+    }
+}
+
+TEST_CASE("search tab: Cancel keeps a prefix of the log and the state runs again", "[ui][search]") {
+    SearchState st;
+    REQUIRE(st.load_spec(tiny_spec(), "tiny.json").is_ok());
+    st.budget = 25;
+    st.seed = 7;
+    SessionHost host;
+    REQUIRE(st.start(host));
+    for (int i = 0; i < 6; ++i)
+        st.step(0);
+    st.cancel();
+    CHECK(st.phase() == SearchPhase::Cancelled);
+    const std::string full = reference_log("random", 7, 25);
+    CHECK(full.compare(0, st.evaluations_jsonl().size(), st.evaluations_jsonl()) == 0);
+    CHECK(st.points().size() < 25);
+    REQUIRE(st.start(host));
+    while (st.phase() == SearchPhase::Running)
+        st.step(50);
+    CHECK(st.evaluations_jsonl() == full);
+}
+
+TEST_CASE("search tab: the form follows the scenario and pre-fills the parallelism constraint",
+          "[ui][search]") {
+    auto form = search::spec_form(tiny_spec(), "tiny.json");
+    REQUIRE(form.is_ok());
+    // tiny.json's five knobs come first, ticked, in the spec's order; then the base's other fields.
+    REQUIRE(form.value().fields.size() > 5);
+    CHECK(form.value().fields[0].path == "workload.generate.dp");
+    CHECK(form.value().fields[0].values == "1, 2, 4");
+    CHECK(form.value().fields[3].values == "\"Ring\", \"Switch\"");
+    CHECK(form.value().fields[4].ticked);
+    CHECK(!form.value().fields[5].ticked);
+    // A form of the base alone: nothing ticked, dp * tp * pp == npus (tiny's generator has no sp).
+    SearchState st;
+    st.follow_scenario(form.value().base);
+    CHECK(st.form().constraints ==
+          "workload.generate.dp * workload.generate.tp * workload.generate.pp == npus");
+    REQUIRE(!st.form().fields.empty());
+    for (const auto& f : st.form().fields)
+        CHECK(!f.ticked);
+    st.form().fields[1].ticked = true;
+    const std::string path = st.form().fields[1].path;
+    st.follow_scenario("{\"schema\": \"astrolabe.scenario/1\"}"); // a scenario without those fields
+    REQUIRE(st.form().fields.size() == 1);                        // the ticked one stays
+    CHECK(st.form().fields[0].path == path);
+    CHECK(st.form().constraints.empty()); // the pre-filled constraint followed
+}
+
+TEST_CASE("search tab: bad forms are refused with the knob or constraint named", "[ui][search]") {
+    SessionHost host;
+    SearchState st;
+    REQUIRE(st.load_spec(tiny_spec(), "tiny.json").is_ok());
+    st.form().fields[1].values = "1, 2,";
+    CHECK(!st.start(host));
+    CHECK(st.phase() == SearchPhase::Failed);
+    CHECK_THAT(st.message(), Contains("knob workload.generate.tp: values"));
+    st.form().fields[1].values = "\"Ring\"";
+    CHECK(!st.start(host));
+    CHECK_THAT(st.message(), Contains("workload.generate.tp"));
+    st.form().fields[1].values = "1, 2";
+    st.form().constraints = "workload.generate.dp * == npus";
+    CHECK(!st.start(host));
+    CHECK_THAT(st.message(), Contains("column"));
+    CHECK(!st.load_spec("{\"base_file\": \"x.json\"}", "spec").is_ok());
+    CHECK_THAT(st.message(), Contains("base_file"));
+}
+
+TEST_CASE("search tab: a share link carries the spec, agent, seed and budget", "[ui][search]") {
+    SearchState a;
+    REQUIRE(a.load_spec(tiny_spec(), "tiny.json").is_ok());
+    a.agent = 3;
+    a.seed = 42;
+    a.budget = 17;
+    auto frag = a.share_fragment();
+    REQUIRE(frag.is_ok());
+    CHECK(frag.value().rfind("search=", 0) == 0);
+    SearchState b;
+    REQUIRE(b.load_link("https://example.org/app/#" + frag.value()).is_ok());
+    CHECK(b.agent == 3);
+    CHECK(b.seed == 42);
+    CHECK(b.budget == 17);
+    CHECK(b.spec_text().value() == a.spec_text().value());
+    CHECK(!b.load_link("#search=AAAA").is_ok());
+    CHECK_THAT(b.message(), Contains("search link"));
+}

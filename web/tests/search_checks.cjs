@@ -1,0 +1,188 @@
+// Browser checks of the Search tab (ui/search_panel.cpp), driven by the real mouse and keyboard on the ImGui
+// widgets (their rectangles come from window.astrolabe.widgetRect):
+//  1. the tab opens with a click; samples/search/quick.json is picked in its combo and loaded (its base goes
+//     into the scenario editor, its seven knobs are ticked);
+//  2. agent ga, budget and seed typed in, Search clicked: the search runs to its budget while the page keeps
+//     drawing, and the downloaded evaluations.jsonl is byte-identical to `astrolabe search quick.json
+//     --agent ga --seed S --budget N`'s;
+//  3. a click on a Pareto point loads that point's scenario into the editor;
+//  4. Share search gives a link that restores the tab (spec, agent, seed, budget) in a fresh profile;
+//  5. Cancel mid-run stops the search with a prefix of the log, and the page keeps running;
+//  6. a bad values list typed into a field shows a message naming the knob, and the app still searches.
+// Screenshots: build/screenshots/search_*.png.
+'use strict';
+const { execFileSync } = require('child_process');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+
+async function rectOf(page, name) {
+  await page.waitForFunction((n) => window.astrolabe.widgetRect(n) !== null, name, { timeout: 15000 });
+  return page.evaluate((n) => window.astrolabe.widgetRect(n), name);
+}
+
+// Move, press, release with frames in between (ImGui reads the mouse once per frame).
+async function clickWidget(page, name, dx) {
+  const r = await rectOf(page, name);
+  await page.mouse.move(r.x + (dx === undefined ? Math.min(r.w / 2, 60) : dx), r.y + r.h / 2);
+  await page.waitForTimeout(80);
+  await page.mouse.down();
+  await page.waitForTimeout(80);
+  await page.mouse.up();
+  await page.waitForTimeout(150);
+}
+
+async function pick(page, combo, item) {
+  await clickWidget(page, combo);
+  await clickWidget(page, combo + ':' + item);
+}
+
+// Types `text` over the contents of a text or number field.
+async function typeInto(page, name, text) {
+  await clickWidget(page, name);
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type(text);
+  await page.keyboard.press('Enter');
+  await page.waitForTimeout(150);
+}
+
+const state = (page) => page.evaluate(() => window.astrolabe.searchState());
+const untilPhase = (page, phases, timeout) => page.waitForFunction(
+  (ps) => ps.includes(window.astrolabe.searchState().phase), phases, { timeout, polling: 100 });
+
+function nativeLog(cli, spec, agent, seed, budget) {
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'astrolabe-search-'));
+  execFileSync(cli, ['search', spec, '--agent', agent, '--seed', String(seed), '--budget', String(budget),
+    '--jobs', '1', '--out', out], { stdio: ['ignore', 'ignore', 'ignore'] });
+  return fs.readFileSync(path.join(out, 'evaluations.jsonl'));
+}
+
+async function openPage(browser, url) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(url);
+  await page.waitForFunction(() => window.wasmReady === true, null, { timeout: 60000 });
+  return { context, page, errors };
+}
+
+async function searchChecks({ browser, base, cli, samplesDir, check, shotsDir }) {
+  fs.mkdirSync(shotsDir, { recursive: true });
+  const { context, page, errors } = await openPage(browser, base);
+  const quick = path.join(samplesDir, 'search', 'quick.json');
+  const AGENT = 'ga', SEED = 5, BUDGET = 40;
+
+  // 1. Open the tab, pick quick.json and load it.
+  await clickWidget(page, 'tab:Search');
+  await rectOf(page, 'search:load_spec');
+  await page.screenshot({ path: path.join(shotsDir, 'search_empty.png') });
+  await pick(page, 'search:spec_sample', 'quick.json');
+  await clickWidget(page, 'search:load_spec');
+  let s = await state(page);
+  const scenario = await page.evaluate(() => window.astrolabe.scenario());
+  const quickSpec = JSON.parse(fs.readFileSync(quick, 'utf8'));
+  check(s.ticked.length === quickSpec.knobs.length && s.ticked[0] === 'workload.generate.dp: 1, 2, 4, 8, 16' &&
+    JSON.stringify(scenario.network.bandwidth) === JSON.stringify(quickSpec.base.network.bandwidth) &&
+    scenario.workload.generate.layers === quickSpec.base.workload.generate.layers,
+  'Search tab: quick.json loaded by mouse ticks its ' + quickSpec.knobs.length + ' knobs and puts its base in the editor',
+  JSON.stringify(s) + '\n' + JSON.stringify(scenario));
+
+  // 2. Agent, budget and seed with the mouse and keyboard; Search; the downloaded log is the CLI's.
+  await pick(page, 'search:agent', AGENT);
+  await typeInto(page, 'search:budget', String(BUDGET));
+  await typeInto(page, 'search:seed', String(SEED));
+  await clickWidget(page, 'search:run');
+  const frames = await page.evaluate(() => new Promise((resolve) => {
+    let n = 0;
+    const count = () => {
+      n++;
+      if (window.astrolabe.searchState().phase === 'running') requestAnimationFrame(count); else resolve(n);
+    };
+    requestAnimationFrame(count);
+  }));
+  s = await state(page);
+  check(s.phase === 'done' && s.evaluations === BUDGET && s.agent === AGENT && s.seed === SEED,
+    'Search tab: a ' + AGENT + ' search of ' + BUDGET + ' points runs to its budget (' + frames +
+    ' frames drawn while it ran)', JSON.stringify(s));
+  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 15000 }),
+    clickWidget(page, 'search:download')]);
+  const got = fs.readFileSync(await download.path());
+  const want = nativeLog(cli, quick, AGENT, SEED, BUDGET);
+  check(download.suggestedFilename() === 'evaluations.jsonl' && got.equals(want),
+    'Search tab: the downloaded evaluations.jsonl equals `astrolabe search quick.json --agent ' + AGENT + ' --seed ' +
+    SEED + ' --budget ' + BUDGET + '` byte for byte (' + got.length + ' bytes)',
+    'browser: ' + got.toString().split('\n')[0] + '\nnative:  ' + want.toString().split('\n')[0]);
+  await page.mouse.move(20, 780);
+  await page.waitForTimeout(200);
+  await page.screenshot({ path: path.join(shotsDir, 'search_done.png') });
+
+  // 3. A Pareto point clicked: its scenario goes into the editor.
+  const before = await page.evaluate(() => JSON.stringify(window.astrolabe.scenario()));
+  const pt = await rectOf(page, 'search:pareto:0');
+  await page.mouse.move(pt.x + 3, pt.y + 3);
+  await page.waitForTimeout(200);
+  await page.screenshot({ path: path.join(shotsDir, 'search_hover.png') });
+  await page.mouse.down();
+  await page.waitForTimeout(80);
+  await page.mouse.up();
+  await page.waitForTimeout(200);
+  s = await state(page);
+  const after = await page.evaluate(() => window.astrolabe.scenario());
+  const source = (await page.evaluate(() => window.astrolabe.viewState())).scenario_source;
+  check(s.selected >= 0 && source === 'search point #' + s.selected && JSON.stringify(after) !== before,
+    'Search tab: clicking the cheapest Pareto point loads its scenario into the editor (' + source + ')',
+    JSON.stringify({ selected: s.selected, source }));
+
+  // 4. Share search: the link restores the tab in a fresh profile.
+  await clickWidget(page, 'search:share');
+  const url = await page.evaluate(() => location.href);
+  const fresh = await openPage(browser, url);
+  await rectOf(fresh.page, 'search:run'); // the Search tab is open
+  const restored = await state(fresh.page);
+  const mine = await state(page);
+  check(/#search=/.test(url) && restored.agent === AGENT && restored.seed === SEED && restored.budget === BUDGET &&
+    JSON.stringify(restored.ticked) === JSON.stringify(mine.ticked) && restored.constraints === mine.constraints,
+  'Search tab: the Share search link (' + url.length + ' characters) restores spec, agent, seed and budget in a fresh profile',
+  JSON.stringify(restored));
+  await fresh.page.screenshot({ path: path.join(shotsDir, 'search_shared.png') });
+  check(fresh.errors.length === 0, 'Search tab: no script errors in the shared page', fresh.errors.join('\n'));
+  await fresh.context.close();
+
+  // 5. Cancel mid-run: a long random search stops with a prefix of the log; frames kept coming.
+  await pick(page, 'search:agent', 'random');
+  await typeInto(page, 'search:budget', '390');
+  await clickWidget(page, 'search:run');
+  const during = await page.evaluate(() => new Promise((resolve) => {
+    let n = 0;
+    const t0 = performance.now();
+    const count = () => { n++; if (performance.now() - t0 < 1000) requestAnimationFrame(count); else resolve(n); };
+    requestAnimationFrame(count);
+  }));
+  await clickWidget(page, 'search:cancel');
+  await untilPhase(page, ['cancelled', 'done'], 10000).catch(() => {});
+  s = await state(page);
+  check(s.phase === 'cancelled' && s.evaluations > 0 && s.evaluations < 390 && during >= 5,
+    'Search tab: Cancel stops a running search (' + s.evaluations + ' of 390 points; ' + during +
+    ' frames drawn in its first second)', JSON.stringify(s));
+  await page.screenshot({ path: path.join(shotsDir, 'search_cancelled.png') });
+
+  // 6. A bad values list: a message naming the knob, in the tab; then a good search runs again.
+  await typeInto(page, 'search:values:workload.generate.dp', '1, 2,');
+  await clickWidget(page, 'search:run');
+  s = await state(page);
+  check(s.phase === 'failed' && /knob workload\.generate\.dp: values/.test(s.message),
+    'Search tab: a broken values list shows a message naming the knob', s.message);
+  await page.screenshot({ path: path.join(shotsDir, 'search_bad_values.png') });
+  await typeInto(page, 'search:values:workload.generate.dp', '1, 2, 4, 8, 16');
+  await typeInto(page, 'search:budget', '10');
+  await clickWidget(page, 'search:run');
+  await untilPhase(page, ['done', 'failed'], 60000).catch(() => {});
+  s = await state(page);
+  check(s.phase === 'done' && s.evaluations === 10, 'Search tab: after the message the tab searches again (10 points)',
+    JSON.stringify(s));
+  check(errors.length === 0, 'Search tab: no script errors', errors.join('\n'));
+  await context.close();
+}
+
+module.exports = { searchChecks };
