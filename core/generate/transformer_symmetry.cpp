@@ -37,6 +37,18 @@ trace::Trace TransformerTranslations::rank_trace(uint32_t rank) const {
     return transformer_trace(p_, layout_, rank);
 }
 
+uint32_t TransformerTranslations::model_rank(uint32_t rank) const {
+    RankCoord c;
+    c.pp = layout_.coord(rank).pp;
+    return layout_.rank(c);
+}
+
+int64_t TransformerTranslations::moved_group_id(uint32_t id, uint32_t rank) const {
+    const int k = layout_.kind_of(std::to_string(id));
+    if (k < 0 || rank >= layout_.npus()) return -1;
+    return static_cast<int64_t>(std::stoul(layout_.pg_name(static_cast<GroupKind>(k), rank)));
+}
+
 bool TransformerTranslations::translation_keeps_traces(uint32_t stride, uint32_t size) const {
     // The digit must lie below the pipeline coordinate (stages run different DAGs), and every peer offset
     // must be a multiple of the digit's span, so that moving a rank and then its peer commute.

@@ -33,6 +33,12 @@ public:
     bool translation_keeps_traces(uint32_t stride, uint32_t size) const;
     // Rank `rank`'s trace, as generate_transformer writes it.
     trace::Trace rank_trace(uint32_t rank) const;
+    // The rank of stage_ranks() in `rank`'s pipeline stage. Its trace is `rank`'s with every send/recv
+    // peer moved by (model - rank) and every collective's group replaced by the model's group of the same
+    // kind: generate_transformer makes each stage's traces that way (StageRetargeter).
+    uint32_t model_rank(uint32_t rank) const;
+    // The id of `rank`'s group of the same kind as group `id`, or -1 when `id` is not one of the layout's.
+    int64_t moved_group_id(uint32_t id, uint32_t rank) const;
 
 private:
     bool groups_move_onto_groups(GroupKind k, uint32_t stride, uint32_t size) const;

@@ -1,6 +1,8 @@
 // Loading a run's traces into their compact graphs and building the Simulation (Session::open's first half).
 #include "core/session/session.h"
 
+#include "core/session/graph_cache.h"
+
 #include "core/trace/trace_reader.h"
 
 namespace astrolabe {
@@ -122,8 +124,8 @@ Result<std::unique_ptr<Simulation>> build_simulation(config::Scenario config, Tr
         input.translation_proof = [&traces](uint32_t stride, uint32_t size) {
             return traces.keeps_traces(stride, size);
         };
-        input.load_graph = [&traces, &warnings, base, read](uint32_t rank, const GroupTable& groups,
-                                                            WorkloadGraph& out) {
+        auto build_alone = [&traces, base, read](uint32_t rank, const GroupTable& groups,
+                                                 std::vector<std::string>& notes, WorkloadGraph& out) {
             std::string b, n;
             Status st = traces.read_alone(rank, b, n);
             if (!st.is_ok()) return st;
@@ -131,9 +133,31 @@ Result<std::unique_ptr<Simulation>> build_simulation(config::Scenario config, Tr
             opt.rank = rank;
             opt.groups = &groups;
             std::vector<WorkloadGraph> one;
-            st = build_graph(b, n, opt, read, warnings, one);
+            st = build_graph(b, n, opt, read, notes, one);
             if (st.is_ok()) out = std::move(one[0]);
             return st;
+        };
+        GraphCache* cache = traces.graph_cache();
+        if (cache) cache->prepare(graph_cache_key(base, read.keep_names, read.keep_io, input.groups));
+        input.load_graph = [&traces, &warnings, cache, build_alone,
+                            npus](uint32_t rank, const GroupTable& groups, WorkloadGraph& out) {
+            // A copy of the model's graph (graph_cache.h). A model whose build has anything to say is
+            // not kept: every rank then builds its own and says it under its own name.
+            const int64_t model = traces.model_rank(rank);
+            if (cache && model >= 0) {
+                const auto m = static_cast<uint32_t>(model);
+                if (!cache->find(m)) {
+                    std::vector<std::string> notes;
+                    WorkloadGraph g;
+                    if (build_alone(m, groups, notes, g).is_ok() && notes.empty())
+                        cache->keep(m, std::move(g));
+                }
+                const WorkloadGraph* found = cache->find(m);
+                auto moved = [&traces, rank](uint32_t id) { return traces.moved_group_id(id, rank); };
+                if (found && retarget_graph(*found, rank, static_cast<uint32_t>(npus), groups, moved, out))
+                    return Status::ok();
+            }
+            return build_alone(rank, groups, warnings, out);
         };
         for (uint32_t rank : traces.distinct_ranks()) {
             problems.merge(input.load_graph(rank, input.groups, input.graphs[rank]));

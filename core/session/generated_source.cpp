@@ -5,6 +5,7 @@
 #include "core/generate/transformer.h"
 #include "core/generate/transformer_symmetry.h"
 #include "core/session/generated_workload.h"
+#include "core/session/graph_cache.h"
 #include "core/trace/trace_reader.h"
 
 namespace astrolabe {
@@ -39,11 +40,19 @@ public:
         name = "transformer." + std::to_string(rank) + ".et";
         return Status::ok();
     }
+    int64_t model_rank(uint32_t rank) const override {
+        return rank < translations_.npus() ? int64_t(translations_.model_rank(rank)) : -1;
+    }
+    int64_t moved_group_id(uint32_t id, uint32_t rank) const override {
+        return translations_.moved_group_id(id, rank);
+    }
+    GraphCache* graph_cache() override { return &graphs_; }
 
 private:
     generate::TransformerTranslations translations_;
     std::vector<std::pair<std::string, std::string>> params_;
     std::unique_ptr<MemoryTraceSource> all_;
+    GraphCache graphs_; // the stage models' graphs, kept while a search reuses this source
 };
 
 } // namespace

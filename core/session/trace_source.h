@@ -11,6 +11,8 @@
 
 namespace astrolabe {
 
+class GraphCache;
+
 class TraceSource {
 public:
     virtual ~TraceSource() = default;
@@ -29,6 +31,12 @@ public:
     virtual Status read_alone(uint32_t rank, std::string& bytes, std::string& name) {
         return read(rank, bytes, name);
     }
+    // A generator whose traces are retargeted copies of a few model ranks' (graph_cache.h): the model of
+    // `rank` (-1: none), the id of `rank`'s group standing where the model's trace names group `id` (-1:
+    // none), and where the models' graphs are kept for as long as the source lives (null: not kept).
+    virtual int64_t model_rank(uint32_t /*rank*/) const { return -1; }
+    virtual int64_t moved_group_id(uint32_t /*id*/, uint32_t /*rank*/) const { return -1; }
+    virtual GraphCache* graph_cache() { return nullptr; }
 };
 
 // Traces already in memory (the browser, tests, generated workloads).

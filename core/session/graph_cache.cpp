@@ -1,0 +1,73 @@
+#include "core/session/graph_cache.h"
+
+#include <algorithm>
+
+namespace astrolabe {
+
+void GraphCache::prepare(const std::string& key) {
+    if (key == key_) return;
+    graphs_.clear();
+    key_ = key;
+}
+
+const WorkloadGraph* GraphCache::find(uint32_t model) const {
+    auto it = graphs_.find(model);
+    return it == graphs_.end() ? nullptr : &it->second;
+}
+
+void GraphCache::keep(uint32_t model, WorkloadGraph g) {
+    graphs_[model] = std::move(g);
+}
+
+std::string graph_cache_key(const GraphBuildOptions& opt, bool read_names, bool read_io,
+                            const GroupTable& groups) {
+    std::string key = std::to_string(opt.npus) + (opt.keep_names ? "n" : "-") +
+                      (opt.ignore_ctrl_deps ? "c" : "-") + (opt.roofline ? "r" : "-") +
+                      (opt.gemm_shapes ? "g" : "-") + (read_names ? "N" : "-") + (read_io ? "I" : "-") +
+                      std::to_string(opt.max_problems);
+    for (const auto& g : groups.groups) {
+        key += ";" + std::to_string(g.id) + ":";
+        for (uint32_t r : g.ranks)
+            key += std::to_string(r) + ",";
+    }
+    return key;
+}
+
+bool retarget_graph(const WorkloadGraph& model, uint32_t rank, uint32_t npus, const GroupTable& groups,
+                    const std::function<int64_t(uint32_t)>& moved_group_id, WorkloadGraph& out) {
+    out = model;
+    out.rank = rank;
+    if (rank == model.rank) return true;
+    const int64_t shift = int64_t(rank) - int64_t(model.rank);
+    std::unordered_map<uint32_t, uint32_t> group_index; // the model's group index -> rank's
+    for (GraphNode& n : out.nodes) {
+        switch (n.kind) {
+        case NodeKind::Send:
+        case NodeKind::Recv: {
+            const int64_t peer = int64_t(n.peer) + shift;
+            if (peer < 0 || peer >= int64_t(npus)) return false;
+            n.peer = static_cast<uint32_t>(peer);
+            break;
+        }
+        case NodeKind::Collective: {
+            if (n.peer == 0) break; // the whole system
+            auto it = group_index.find(n.peer);
+            if (it == group_index.end()) {
+                const int64_t id = moved_group_id(groups.groups[n.peer].id);
+                const int idx = id < 0 ? -1 : groups.find(static_cast<uint32_t>(id));
+                if (idx <= 0) return false;
+                const auto& ranks = groups.groups[static_cast<size_t>(idx)].ranks;
+                if (std::find(ranks.begin(), ranks.end(), rank) == ranks.end()) return false;
+                it = group_index.emplace(n.peer, static_cast<uint32_t>(idx)).first;
+            }
+            n.peer = it->second;
+            break;
+        }
+        default:
+            break;
+        }
+    }
+    return true;
+}
+
+} // namespace astrolabe
