@@ -248,3 +248,19 @@ TEST_CASE("ring fast path: ASTRA-sim's congestion-unaware anchors, every NPU sim
     WARN(fast << " anchor cases took the fast path");
     CHECK(fast >= 10);
 }
+
+TEST_CASE("ring fast path: a run with a simulated-time limit keeps every packet an event",
+          "[system][fast_ring]") {
+    // A stopped run reports the time of its last event, which the fast path would change; so --max-sim-time
+    // turns it off. Without the limit, the same 4-NPU ring all-reduce takes it.
+    test::TraceBuilder t;
+    t.coll(0, CollectiveType::AllReduce, 1 << 20);
+    config::Scenario cfg;
+    cfg.network = test::network_yaml("topology: [Ring]\nnpus_count: [4]\nbandwidth: [50]\nlatency: [500]\n");
+    cfg.system = test::system_json(R"({"endpoint-delay": 10, "preferred-dataset-splits": 4})");
+    RunOptions options;
+    options.symmetry = false;
+    CHECK(test::run(cfg, test::same_on_all(t, 4), options).fast_ring == "on");
+    options.max_sim_ns = 1000000;
+    CHECK(test::run(cfg, test::same_on_all(t, 4), options).fast_ring.empty());
+}
