@@ -49,6 +49,9 @@ const std::vector<OptionSpec> kRunOptions = {
     {"symmetry", true, nullptr,
      "on (default): simulate one NPU per class of provably identical NPUs, with the full run's results; "
      "off: simulate every NPU"},
+    {"fast-ring", true, nullptr,
+     "on (default): time ring collectives without per-packet events when provably exact "
+     "(docs/performance.md); off: every packet an event"},
     {"strict", false, nullptr, "treat every warning (ignored or approximated input) as an error: exit 2"},
     {"max-sim-time", true, nullptr, "stop once simulated time reaches this many ns (partial report, exit 3)"},
     {"max-wall-time", true, nullptr, "stop after this many seconds of simulation (partial report, exit 3)"},
@@ -199,6 +202,10 @@ Result<RunOptions> options_from_args(const Args& a) {
     if (symmetry != "on" && symmetry != "off")
         problems.add("--symmetry: '" + symmetry + "'; on or off was expected");
     o.symmetry = symmetry == "on";
+    const std::string fast_ring = a.get("fast-ring", "on");
+    if (fast_ring != "on" && fast_ring != "off")
+        problems.add("--fast-ring: '" + fast_ring + "'; on or off was expected");
+    o.fast_ring = fast_ring == "on";
     o.keep_timeline = a.has("timeline");
     o.keep_names = a.has("timeline");
     o.ignore_ctrl_deps = a.has("ignore-ctrl-deps");

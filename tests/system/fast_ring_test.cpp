@@ -248,3 +248,57 @@ TEST_CASE("ring fast path: ASTRA-sim's congestion-unaware anchors, every NPU sim
     WARN(fast << " anchor cases took the fast path");
     CHECK(fast >= 10);
 }
+
+TEST_CASE("ring fast path: a run with a simulated-time limit keeps every packet an event",
+          "[system][fast_ring]") {
+    // A stopped run reports the time of its last event, which the fast path would change; so --max-sim-time
+    // turns it off. Without the limit, the same 4-NPU ring all-reduce takes it.
+    test::TraceBuilder t;
+    t.coll(0, CollectiveType::AllReduce, 1 << 20);
+    config::Scenario cfg;
+    cfg.network = test::network_yaml("topology: [Ring]\nnpus_count: [4]\nbandwidth: [50]\nlatency: [500]\n");
+    cfg.system = test::system_json(R"({"endpoint-delay": 10, "preferred-dataset-splits": 4})");
+    RunOptions options;
+    options.symmetry = false;
+    CHECK(test::run(cfg, test::same_on_all(t, 4), options).fast_ring == "on");
+    options.max_sim_ns = 1000000;
+    CHECK(test::run(cfg, test::same_on_all(t, 4), options).fast_ring.empty());
+}
+
+TEST_CASE("ring fast path: the bench's asymmetric workload at 64 NPUs equals the event path",
+          "[system][fast_ring]") {
+    // bench/asym_workload.h at 64 ranks with the bench's configs: rank r computes 20 + (r * m_i mod 4099)
+    // us before each of three all-reduces (1 MiB, 256 KiB, 1 MiB); 4 chunks, one active, LIFO, 10 ns
+    // endpoint delay, local-mem-bw 1600. Every rank differs, so every NPU is simulated either way.
+    const uint64_t mult[3] = {2654435761u % 4099u, 40503u, 9973u},
+                   sizes[3] = {1u << 20, 256u << 10, 1u << 20};
+    std::vector<std::string> traces;
+    for (uint32_t r = 0; r < 64; ++r) {
+        test::TraceBuilder t;
+        for (uint64_t p = 0; p < 3; ++p) {
+            t.comp(2 * p, 20 + (r * mult[p]) % 4099, p ? test::Deps{2 * p - 1} : test::Deps{});
+            t.coll(2 * p + 1, CollectiveType::AllReduce, sizes[p], {2 * p});
+        }
+        traces.push_back(t.bytes());
+    }
+    config::Scenario cfg;
+    cfg.network = test::network_yaml("topology: [Ring]\nnpus_count: [64]\nbandwidth: [50]\nlatency: [500]\n");
+    cfg.system = test::system_json(
+        R"({"scheduling-policy": "LIFO", "endpoint-delay": 10, "active-chunks-per-dimension": 1,
+            "preferred-dataset-splits": 4, "collective-optimization": "localBWAware", "local-mem-bw": 1600})");
+    RunOptions off;
+    off.fast_ring = false;
+    RunResult event = test::run(cfg, traces, off);
+    RunResult fast = test::run(cfg, traces);
+    REQUIRE(fast.fast_ring == "on");
+    REQUIRE(event.complete);
+    REQUIRE(fast.complete);
+    CHECK(fast.simulated_npus == 64);
+    for (size_t r = 0; r < 64; ++r) {
+        INFO("NPU " << r);
+        CHECK(fast.stats.npus[r].finish_ns == event.stats.npus[r].finish_ns);
+    }
+    CHECK(report_without_engine(fast) == report_without_engine(event));
+    CHECK(fast.events == 64 * 6); // one per node: the completions of 3 computes and 3 all-reduces
+    CHECK(event.events > 64 * 3 * 4 * 2 * 63 * 2); // at least 2 events per packet
+}
