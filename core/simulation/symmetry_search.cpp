@@ -3,6 +3,8 @@
 // SimulationInput, so it lives with the Simulation, above the executor that only applies a RankSymmetry.
 #include "core/simulation/symmetry_search.h"
 
+#include "core/base/parallel.h"
+
 #include "core/base/assert.h"
 #include "core/config/config_parse.h"
 #include "core/config/spellings.h"
@@ -308,11 +310,17 @@ Status ensure_graphs(SimulationInput& in, const RankSymmetry& sym) {
 
 // [SECTION] copying the representatives' results
 
-void expand_symmetric_result(const RankSymmetry& sym, const GroupTable& groups, RunResult& r) {
+void expand_symmetric_result(const RankSymmetry& sym, const GroupTable& groups, RunResult& r,
+                             TaskRunner* runner) {
     const uint32_t npus = sym.npus();
     const uint32_t order = sym.order();
-    for (uint32_t npu = 0; npu < npus; ++npu)
-        if (!sym.is_representative(npu)) r.stats.npus[npu] = r.stats.npus[sym.representative(npu)];
+    // Each NPU's slot is written once, from a representative's, which is never written.
+    for_blocks(runner, npus, size_t(1) << 16, [&](size_t begin, size_t end) {
+        for (size_t npu = begin; npu < end; ++npu) {
+            const auto x = static_cast<uint32_t>(npu);
+            if (!sym.is_representative(x)) r.stats.npus[x] = r.stats.npus[sym.representative(x)];
+        }
+    });
     for (auto& [msg, count] : r.stats.notes)
         count *= order;
     r.messages *= order;
