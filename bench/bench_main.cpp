@@ -5,6 +5,8 @@
 //   astrolabe_bench [--runs N] [--filter SUBSTRING] [--skip SUBSTRING] [--json FILE]
 //
 //   astrolabe_bench --write-asym DIR NPUS   (the asymmetric workload as .et files, for ASTRA-sim)
+//   astrolabe_bench --windows NS --filter CASE   (also: how the run splits into windows of lookahead NS,
+//                                                  bench/window_profile.h; trace-file cases only)
 //
 // --filter keeps the cases whose name contains SUBSTRING, --skip drops them (e.g. --skip 32768 leaves out
 // the minute-long training steps).
@@ -14,6 +16,7 @@
 // build it is the heap size, which only grows, so there it is the peak so far.
 #include "bench/asym_workload.h"
 #include "bench/engine_microbench.h"
+#include "bench/window_profile.h"
 #include "core/config/config_parse.h"
 #include "core/config/scenario.h"
 #include "core/generate/microbench.h"
@@ -64,6 +67,9 @@ struct Sample {
     TimeNs total_ns = 0;
     uint32_t simulated = 0; // NPUs actually simulated (one per class under symmetry)
 };
+
+// --windows: the lookahead of the PDES window profile (0: none).
+TimeNs g_window_ns = 0;
 
 [[noreturn]] void die(const char* name, const std::string& why) {
     std::fprintf(stderr, "%s: %s\n", name, why.c_str());
@@ -116,7 +122,10 @@ Sample run_simulation(const Case& c, std::chrono::steady_clock::time_point t0, c
     traces.reset();
     if (!sim.is_ok()) die(c.name, sim.status().message());
     auto t1 = std::chrono::steady_clock::now();
-    sim.value()->run_to_end();
+    if (g_window_ns > 0)
+        bench::print_window_profile(c.name, g_window_ns, bench::run_in_windows(*sim.value(), g_window_ns));
+    else
+        sim.value()->run_to_end();
     auto t2 = std::chrono::steady_clock::now();
     RunResult r = sim.value()->result();
     if (!r.complete) die(c.name, "the run did not complete");
@@ -467,6 +476,8 @@ int main(int argc, char** argv) {
             skip = argv[++i];
         else if (!std::strcmp(argv[i], "--json") && i + 1 < argc)
             json = argv[++i];
+        else if (!std::strcmp(argv[i], "--windows") && i + 1 < argc)
+            g_window_ns = static_cast<TimeNs>(std::max(1L, std::atol(argv[++i])));
         else if (!std::strcmp(argv[i], "--write-asym") && i + 2 < argc) {
             const long npus = std::atol(argv[i + 2]);
             if (npus < 2 || npus > (1 << 20)) die("--write-asym", "NPUS must be 2..1048576");
@@ -475,6 +486,7 @@ int main(int argc, char** argv) {
             std::fprintf(
                 stderr,
                 "usage: astrolabe_bench [--runs N] [--filter SUBSTRING] [--skip SUBSTRING] [--json FILE]\n"
+                "                       [--windows LOOKAHEAD_NS]\n"
                 "       astrolabe_bench --write-asym DIR NPUS\n");
             return 2;
         }
