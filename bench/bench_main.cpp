@@ -5,6 +5,8 @@
 //   astrolabe_bench [--runs N] [--filter SUBSTRING] [--skip SUBSTRING] [--json FILE]
 //
 //   astrolabe_bench --write-asym DIR NPUS   (the asymmetric workload as .et files, for ASTRA-sim)
+//   astrolabe_bench --threads-profile --filter CASE  (the parts --threads spreads, at 1 and 2 threads;
+//                                                  generated-step cases only, bench/threads_profile.h)
 //   astrolabe_bench --windows NS --filter CASE   (also: how the run splits into windows of lookahead NS,
 //                                                  bench/window_profile.h; trace-file cases only)
 //
@@ -16,6 +18,7 @@
 // build it is the heap size, which only grows, so there it is the peak so far.
 #include "bench/asym_workload.h"
 #include "bench/engine_microbench.h"
+#include "bench/threads_profile.h"
 #include "bench/window_profile.h"
 #include "core/config/config_parse.h"
 #include "core/config/scenario.h"
@@ -70,6 +73,8 @@ struct Sample {
 
 // --windows: the lookahead of the PDES window profile (0: none).
 TimeNs g_window_ns = 0;
+// --threads-profile: time the result expansion and the report at 1 and 2 threads after each Scenario run.
+bool g_threads_profile = false;
 
 [[noreturn]] void die(const char* name, const std::string& why) {
     std::fprintf(stderr, "%s: %s\n", name, why.c_str());
@@ -158,6 +163,7 @@ Sample run_once(const Case& c) {
         auto t2 = std::chrono::steady_clock::now();
         const RunResult& r = session.value()->result();
         if (!r.complete) die(c.name, "the run did not complete");
+        if (g_threads_profile) bench::print_threads_profile(c.name, *session.value(), {1, 2}, 3);
         return {r.events, std::chrono::duration<double>(t2 - t1).count(),
                 std::chrono::duration<double>(t1 - t0).count(), r.total_ns, r.simulated_npus};
     }
@@ -476,6 +482,8 @@ int main(int argc, char** argv) {
             skip = argv[++i];
         else if (!std::strcmp(argv[i], "--json") && i + 1 < argc)
             json = argv[++i];
+        else if (!std::strcmp(argv[i], "--threads-profile"))
+            g_threads_profile = true;
         else if (!std::strcmp(argv[i], "--windows") && i + 1 < argc)
             g_window_ns = static_cast<TimeNs>(std::max(1L, std::atol(argv[++i])));
         else if (!std::strcmp(argv[i], "--write-asym") && i + 2 < argc) {
@@ -486,7 +494,7 @@ int main(int argc, char** argv) {
             std::fprintf(
                 stderr,
                 "usage: astrolabe_bench [--runs N] [--filter SUBSTRING] [--skip SUBSTRING] [--json FILE]\n"
-                "                       [--windows LOOKAHEAD_NS]\n"
+                "                       [--windows LOOKAHEAD_NS] [--threads-profile]\n"
                 "       astrolabe_bench --write-asym DIR NPUS\n");
             return 2;
         }
