@@ -18,7 +18,9 @@
 // build it is the heap size, which only grows, so there it is the peak so far.
 #include "bench/asym_workload.h"
 #include "bench/engine_microbench.h"
+#ifdef ASTROLABE_BENCH_THREADS
 #include "bench/threads_profile.h"
+#endif
 #include "bench/window_profile.h"
 #include "core/config/config_parse.h"
 #include "core/config/scenario.h"
@@ -163,7 +165,9 @@ Sample run_once(const Case& c) {
         auto t2 = std::chrono::steady_clock::now();
         const RunResult& r = session.value()->result();
         if (!r.complete) die(c.name, "the run did not complete");
+#ifdef ASTROLABE_BENCH_THREADS
         if (g_threads_profile) bench::print_threads_profile(c.name, *session.value(), {1, 2}, 3);
+#endif
         return {r.events, std::chrono::duration<double>(t2 - t1).count(),
                 std::chrono::duration<double>(t1 - t0).count(), r.total_ns, r.simulated_npus};
     }
