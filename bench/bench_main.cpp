@@ -5,6 +5,10 @@
 //   astrolabe_bench [--runs N] [--filter SUBSTRING] [--skip SUBSTRING] [--json FILE]
 //
 //   astrolabe_bench --write-asym DIR NPUS   (the asymmetric workload as .et files, for ASTRA-sim)
+//   astrolabe_bench --threads-profile --filter CASE  (the parts --threads spreads, at 1 and 2 threads;
+//                                                  generated-step cases only, bench/threads_profile.h)
+//   astrolabe_bench --windows NS --filter CASE   (also: how the run splits into windows of lookahead NS,
+//                                                  bench/window_profile.h; trace-file cases only)
 //
 // --filter keeps the cases whose name contains SUBSTRING, --skip drops them (e.g. --skip 32768 leaves out
 // the minute-long training steps).
@@ -14,6 +18,10 @@
 // build it is the heap size, which only grows, so there it is the peak so far.
 #include "bench/asym_workload.h"
 #include "bench/engine_microbench.h"
+#ifdef ASTROLABE_BENCH_THREADS
+#include "bench/threads_profile.h"
+#endif
+#include "bench/window_profile.h"
 #include "core/config/config_parse.h"
 #include "core/config/scenario.h"
 #include "core/generate/microbench.h"
@@ -67,6 +75,10 @@ struct Sample {
 
 // --fast-ring off: every collective through the event path (the reference for the ring fast path).
 bool g_fast_ring = true;
+// --windows: the lookahead of the PDES window profile (0: none).
+TimeNs g_window_ns = 0;
+// --threads-profile: time the result expansion and the report at 1 and 2 threads after each Scenario run.
+bool g_threads_profile = false;
 
 [[noreturn]] void die(const char* name, const std::string& why) {
     std::fprintf(stderr, "%s: %s\n", name, why.c_str());
@@ -120,7 +132,10 @@ Sample run_simulation(const Case& c, std::chrono::steady_clock::time_point t0, c
     traces.reset();
     if (!sim.is_ok()) die(c.name, sim.status().message());
     auto t1 = std::chrono::steady_clock::now();
-    sim.value()->run_to_end();
+    if (g_window_ns > 0)
+        bench::print_window_profile(c.name, g_window_ns, bench::run_in_windows(*sim.value(), g_window_ns));
+    else
+        sim.value()->run_to_end();
     auto t2 = std::chrono::steady_clock::now();
     RunResult r = sim.value()->result();
     if (!r.complete) die(c.name, "the run did not complete");
@@ -154,6 +169,9 @@ Sample run_once(const Case& c) {
         auto t2 = std::chrono::steady_clock::now();
         const RunResult& r = session.value()->result();
         if (!r.complete) die(c.name, "the run did not complete");
+#ifdef ASTROLABE_BENCH_THREADS
+        if (g_threads_profile) bench::print_threads_profile(c.name, *session.value(), {1, 2}, 3);
+#endif
         return {r.events, std::chrono::duration<double>(t2 - t1).count(),
                 std::chrono::duration<double>(t1 - t0).count(), r.total_ns, r.simulated_npus};
     }
@@ -474,6 +492,10 @@ int main(int argc, char** argv) {
             json = argv[++i];
         else if (!std::strcmp(argv[i], "--fast-ring") && i + 1 < argc)
             g_fast_ring = std::strcmp(argv[++i], "off") != 0;
+        else if (!std::strcmp(argv[i], "--threads-profile"))
+            g_threads_profile = true;
+        else if (!std::strcmp(argv[i], "--windows") && i + 1 < argc)
+            g_window_ns = static_cast<TimeNs>(std::max(1L, std::atol(argv[++i])));
         else if (!std::strcmp(argv[i], "--write-asym") && i + 2 < argc) {
             const long npus = std::atol(argv[i + 2]);
             if (npus < 2 || npus > (1 << 20)) die("--write-asym", "NPUS must be 2..1048576");
@@ -483,6 +505,7 @@ int main(int argc, char** argv) {
                 stderr,
                 "usage: astrolabe_bench [--runs N] [--filter SUBSTRING] [--skip SUBSTRING] [--json FILE]\n"
                 "                       [--fast-ring on|off]\n"
+                "                       [--windows LOOKAHEAD_NS] [--threads-profile]\n"
                 "       astrolabe_bench --write-asym DIR NPUS\n");
             return 2;
         }

@@ -28,6 +28,7 @@ public:
     static Result<FileTraceSource> open(const std::string& workload);
     int64_t count() const override { return files_.empty() ? -1 : static_cast<int64_t>(files_.size()); }
     Status read(uint32_t rank, std::string& bytes, std::string& name) override;
+    bool concurrent_reads() const override { return true; } // each read opens its own file
     std::string path_of(uint32_t rank) const;
 
 private:

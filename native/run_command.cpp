@@ -13,6 +13,7 @@
 #include "native/command_args.h"
 #include "native/commands.h"
 #include "native/run_options.h"
+#include "native/thread_pool.h"
 
 #include <csignal>
 #include <cstdio>
@@ -55,6 +56,9 @@ const std::vector<OptionSpec> kRunOptions = {
     {"strict", false, nullptr, "treat every warning (ignored or approximated input) as an error: exit 2"},
     {"max-sim-time", true, nullptr, "stop once simulated time reaches this many ns (partial report, exit 3)"},
     {"max-wall-time", true, nullptr, "stop after this many seconds of simulation (partial report, exit 3)"},
+    {"threads", true, nullptr,
+     "threads for decoding traces, expanding symmetric results and writing the report (default: every "
+     "core); the results are the same for any number"},
     {"logging-folder", true, nullptr, "accepted for ASTRA-sim compatibility; ignored"},
     {"help", false, nullptr, "this text"},
 };
@@ -219,6 +223,9 @@ Result<RunOptions> options_from_args(const Args& a) {
         problems.add("--max-wall-time: '" + a.get("max-wall-time") +
                      "'; a whole number of seconds > 0 was expected");
     o.max_wall_s = static_cast<double>(n);
+    n = 0;
+    if (a.has("threads") && (!parse_positive(a.get("threads"), n) || n > 256))
+        problems.add("--threads: '" + a.get("threads") + "'; a whole number 1..256 was expected");
     // Smaller slices under a wall-time limit, so the run stops close to it.
     o.slice_events = o.max_wall_s > 0 ? 4096 : uint64_t(1) << 16;
     if (!problems.is_ok()) return problems;
@@ -274,6 +281,9 @@ int run_command(const std::vector<std::string>& argv) {
     auto options = options_from_args(a);
     if (!options.is_ok()) return fail(options.status().message());
     const bool quiet = a.has("quiet"), strict = a.has("strict");
+    ThreadPool pool(a.has("threads") ? static_cast<unsigned>(std::stoul(a.get("threads")))
+                                     : default_threads());
+    options.value().runner = &pool;
 
     CliHost host(base, !quiet);
     auto opened = Session::open(std::move(scenario.value()), options.value(), host);

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <functional>
+#include <vector>
 
 namespace astrolabe {
 
@@ -46,6 +47,38 @@ void for_blocks(TaskRunner* runner, size_t n, size_t block, Fn fn) {
         return;
     }
     runner->run(blocks, [&](size_t b) { fn(b * block, std::min(n, (b + 1) * block)); });
+}
+
+} // namespace astrolabe
+
+namespace astrolabe {
+
+// std::sort on the runner's threads: one sorted run per worker, then runs merged pairwise (each level's
+// merges at once). `less` must order every two distinct elements (a total order on their contents), so
+// any sorting algorithm gives the same sequence and the result does not depend on the worker count.
+template <typename T, typename Less>
+void parallel_sort(TaskRunner* runner, std::vector<T>& v, Less less) {
+    const size_t workers = workers_of(runner);
+    constexpr size_t kMinPerRun = size_t(1) << 15;
+    if (workers <= 1 || v.size() < 2 * kMinPerRun) {
+        std::sort(v.begin(), v.end(), less);
+        return;
+    }
+    const size_t runs = std::min(workers, v.size() / kMinPerRun);
+    std::vector<size_t> bounds(runs + 1);
+    for (size_t i = 0; i <= runs; ++i)
+        bounds[i] = v.size() * i / runs;
+    runner->run(runs, [&](size_t i) { std::sort(v.begin() + bounds[i], v.begin() + bounds[i + 1], less); });
+    for (size_t width = 1; width < runs; width *= 2) {
+        const size_t pairs = (runs + 2 * width - 1) / (2 * width);
+        runner->run(pairs, [&](size_t p) {
+            const size_t lo = p * 2 * width, mid = std::min(runs, lo + width),
+                         hi = std::min(runs, lo + 2 * width);
+            if (mid < hi)
+                std::inplace_merge(v.begin() + bounds[lo], v.begin() + bounds[mid], v.begin() + bounds[hi],
+                                   less);
+        });
+    }
 }
 
 } // namespace astrolabe

@@ -27,7 +27,9 @@ namespace {
 
 // `k: [{...}, ...]` with one object per index 0..n-1, its fields written by fields(writer, i). With more
 // than one worker, windows of blocks are formatted at once into fragments (JsonWriter::fragment) and
-// appended in index order: the same bytes as one thread writing them, with a window's text in memory.
+// appended in index order: the same bytes as one thread writing them, with two windows' text in memory.
+// The previous window is appended (and so written to a streamed report's file) as one more task of the
+// call that formats the next, so the writing overlaps the formatting; only that task touches `w`.
 template <typename Fields>
 void indexed_object_array(JsonWriter& w, std::string_view k, size_t n, TaskRunner* runner, Fields fields) {
     auto one = [&fields](JsonWriter& out, size_t i) {
@@ -44,21 +46,27 @@ void indexed_object_array(JsonWriter& w, std::string_view k, size_t n, TaskRunne
         return void(w.end_array());
     }
     const size_t window = kBlock * workers * 2;
-    std::vector<JsonWriter> parts;
+    std::vector<JsonWriter> parts, pending;
+    auto append = [&w](std::vector<JsonWriter>& fragments) {
+        for (auto& part : fragments)
+            w.append_fragment(part);
+        fragments.clear();
+    };
     for (size_t start = 0; start < n; start += window) {
         const size_t end = std::min(n, start + window);
         const size_t blocks = (end - start + kBlock - 1) / kBlock;
-        parts.clear();
+        // Made before the earlier windows are appended; only the array's first element has no comma.
         for (size_t b = 0; b < blocks; ++b)
             parts.push_back(w.fragment(start == 0 && b == 0));
-        runner->run(blocks, [&](size_t b) {
+        runner->run(blocks + 1, [&](size_t b) {
+            if (b == blocks) return append(pending);
             const size_t from = start + b * kBlock, to = std::min(end, from + kBlock);
             for (size_t i = from; i < to; ++i)
                 one(parts[b], i);
         });
-        for (auto& part : parts)
-            w.append_fragment(part);
+        std::swap(parts, pending);
     }
+    append(pending);
     w.end_array();
 }
 

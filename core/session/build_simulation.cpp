@@ -1,9 +1,11 @@
 // Loading a run's traces into their compact graphs and building the Simulation (Session::open's first half).
 #include "core/session/session.h"
 
+#include "core/base/parallel.h"
 #include "core/session/graph_cache.h"
-
 #include "core/trace/trace_reader.h"
+
+#include <algorithm>
 
 namespace astrolabe {
 
@@ -117,7 +119,6 @@ Result<std::unique_ptr<Simulation>> build_simulation(config::Scenario config, Tr
     // representatives once the symmetry is known (symmetry.h ensure_graphs), never the others. A timeline
     // names every NPU's nodes, so it needs every graph.
     const bool lazy = options.symmetry && !options.keep_timeline && traces.vouches_for_translations();
-    std::string bytes, name;
     if (lazy) {
         input.graphs.resize(npus);
         input.pending.assign(npus, true);
@@ -164,28 +165,54 @@ Result<std::unique_ptr<Simulation>> build_simulation(config::Scenario config, Tr
             input.pending[rank] = false;
         }
     }
-    for (uint32_t rank = 0; rank < npus && !lazy; ++rank) {
-        Status st = traces.read(rank, bytes, name);
-        if (!st.is_ok()) {
-            problems.merge(st);
-        } else {
+    // Every rank's graph (no symmetry to exploit, or a timeline): decoded in windows of ranks on the
+    // runner's threads when the source can be read from several at once, each rank into its own slot;
+    // the slots are taken in rank order, so graphs, warnings and problems are those of one thread.
+    struct Slot {
+        Status status;
+        std::vector<WorkloadGraph> graph; // one graph, or none after a problem
+        std::vector<std::string> warnings;
+    };
+    const unsigned workers = traces.concurrent_reads() ? workers_of(options.runner) : 1;
+    const uint64_t window = workers > 1 ? uint64_t(16) * workers : 1;
+    std::vector<Slot> slots;
+    for (uint64_t start = 0; start < npus && !lazy; start += window) {
+        const size_t n = static_cast<size_t>(std::min<uint64_t>(window, npus - start));
+        slots.assign(n, Slot{});
+        auto load = [&](size_t k) {
+            const auto rank = static_cast<uint32_t>(start + k);
+            std::string b, nm;
+            Slot& slot = slots[k];
+            slot.status = traces.read(rank, b, nm);
+            if (!slot.status.is_ok()) return;
             GraphBuildOptions opt = base;
             opt.rank = rank;
             opt.groups = &input.groups;
-            problems.merge(build_graph(bytes, name, opt, read, warnings, input.graphs));
-        }
-        if (problems.problems().size() >= kMaxProblems) {
-            problems.add("(stopped reading traces after " + std::to_string(kMaxProblems) + " problems)");
-            return problems;
-        }
-        if (host) {
-            SessionProgress p;
-            p.done = rank + 1;
-            p.total = npus;
-            host->progress(p);
+            slot.status = build_graph(b, nm, opt, read, slot.warnings, slot.graph);
+        };
+        if (workers > 1)
+            options.runner->run(n, load);
+        else
+            load(0);
+        for (size_t k = 0; k < n; ++k) {
+            Slot& slot = slots[k];
+            problems.merge(slot.status);
+            for (auto& w : slot.warnings)
+                warnings.push_back(std::move(w));
+            for (auto& g : slot.graph)
+                input.graphs.push_back(std::move(g));
+            if (problems.problems().size() >= kMaxProblems) {
+                problems.add("(stopped reading traces after " + std::to_string(kMaxProblems) + " problems)");
+                return problems;
+            }
+            if (host) {
+                SessionProgress p;
+                p.done = start + k + 1;
+                p.total = npus;
+                host->progress(p);
+            }
         }
     }
-    std::string().swap(bytes);
     if (!problems.is_ok()) return problems;
     problems.merge(load_custom_implementations(config, static_cast<uint32_t>(npus), host, input, warnings));
     if (!problems.is_ok()) return problems;

@@ -166,7 +166,7 @@ void Session::cancel(const std::string& reason) {
 
 void Session::finish(SessionPhase end, std::string reason) {
     try {
-        result_ = sim_->result();
+        result_ = sim_->result(options_.runner);
     } catch (const std::exception& e) {
         fail(e.what());
         return;

@@ -21,6 +21,10 @@ public:
     // The bytes of rank `rank`'s trace and a name for messages (a file name).
     virtual Status read(uint32_t rank, std::string& bytes, std::string& name) = 0;
 
+    // Whether read() may be called from several threads at once (then a full run decodes traces in
+    // parallel, RunOptions::runner). Sources that generate or cache as they go keep the default.
+    virtual bool concurrent_reads() const { return false; }
+
     // A generator can say which ranks are alike up to translation without the traces being compared
     // (SimulationInput::translation_proof): whether moving every rank by one along the rank digit
     // (r / stride) % size maps each trace onto its image's, the ranks whose traces hold every distinct DAG,
@@ -45,6 +49,7 @@ public:
     void add(std::string name, std::string bytes) { traces_.push_back({std::move(name), std::move(bytes)}); }
     int64_t count() const override { return static_cast<int64_t>(traces_.size()); }
     Status read(uint32_t rank, std::string& bytes, std::string& name) override;
+    bool concurrent_reads() const override { return true; } // reads only copy
 
 private:
     std::vector<std::pair<std::string, std::string>> traces_;

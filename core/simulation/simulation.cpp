@@ -358,7 +358,7 @@ const char* Simulation::compute_model_label() const {
     return parts_->roofline ? "roofline" : "trace";
 }
 
-RunResult Simulation::result() const {
+RunResult Simulation::result(TaskRunner* runner) const {
     RunResult r;
     r.stats = parts_->stats;
     const RankSymmetry& sym = parts_->symmetry;
@@ -375,14 +375,14 @@ RunResult Simulation::result() const {
     for (const auto& m : parts_->matcher->unmatched())
         if (m.send_posted && !m.recv_posted && m.key.space == MessageSpace::Workload)
             r.unreceived.push_back(m);
-    if (sym.active()) expand_symmetric_result(sym, input_.groups, r);
+    if (sym.active()) expand_symmetric_result(sym, input_.groups, r, runner);
     // Canonical orders, the same whichever NPUs were simulated: collectives by when they ran, the
-    // timeline by NPU and start.
-    std::sort(r.stats.collectives.begin(), r.stats.collectives.end(),
-              [](const CollectiveRecord& a, const CollectiveRecord& b) {
-                  return std::tie(a.start_ns, a.end_ns, a.group_id, a.ordinal) <
-                         std::tie(b.start_ns, b.end_ns, b.group_id, b.ordinal);
-              });
+    // timeline by NPU and start. The collectives' order covers every field, so records that tie on
+    // time, group and index still have one order whichever sort (and how many threads) made it.
+    parallel_sort(runner, r.stats.collectives, [](const CollectiveRecord& a, const CollectiveRecord& b) {
+        return std::tie(a.start_ns, a.end_ns, a.group_id, a.ordinal, a.type, a.bytes, a.npus) <
+               std::tie(b.start_ns, b.end_ns, b.group_id, b.ordinal, b.type, b.bytes, b.npus);
+    });
     std::sort(r.stats.timeline.begin(), r.stats.timeline.end(),
               [](const TimelineRecord& a, const TimelineRecord& b) {
                   return std::tie(a.npu, a.start_ns, a.end_ns, a.node) <

@@ -5,6 +5,7 @@
 // once; a Simulation that was created does not fail on its inputs mid-run.
 #pragma once
 
+#include "core/base/parallel.h"
 #include "core/base/status.h"
 #include "core/config/config_types.h"
 #include "core/system/scheduling/run_stats.h"
@@ -111,8 +112,10 @@ public:
     bool roofline() const;
     // The model that times compute nodes: "trace", "roofline" or "systolic" (for reports).
     const char* compute_model_label() const;
-    // The result so far; complete once run_slice() returned false and every NPU finished.
-    RunResult result() const;
+    // The result so far; complete once run_slice() returned false and every NPU finished. `runner`
+    // (optional) spreads the copying of a symmetric run's results and the sorting over threads; the
+    // result is the same for any runner.
+    RunResult result(TaskRunner* runner = nullptr) const;
     // The node a timeline record of this run's result stands for.
     TimelineNode timeline_node(const TimelineRecord& rec) const;
     uint32_t npus() const { return static_cast<uint32_t>(input_.graphs.size()); }

@@ -3,6 +3,8 @@
 // SimulationInput, so it lives with the Simulation, above the executor that only applies a RankSymmetry.
 #include "core/simulation/symmetry_search.h"
 
+#include "core/base/parallel.h"
+
 #include "core/base/assert.h"
 #include "core/config/config_parse.h"
 #include "core/config/spellings.h"
@@ -308,11 +310,17 @@ Status ensure_graphs(SimulationInput& in, const RankSymmetry& sym) {
 
 // [SECTION] copying the representatives' results
 
-void expand_symmetric_result(const RankSymmetry& sym, const GroupTable& groups, RunResult& r) {
+void expand_symmetric_result(const RankSymmetry& sym, const GroupTable& groups, RunResult& r,
+                             TaskRunner* runner) {
     const uint32_t npus = sym.npus();
     const uint32_t order = sym.order();
-    for (uint32_t npu = 0; npu < npus; ++npu)
-        if (!sym.is_representative(npu)) r.stats.npus[npu] = r.stats.npus[sym.representative(npu)];
+    // Each NPU's slot is written once, from a representative's, which is never written.
+    for_blocks(runner, npus, size_t(1) << 16, [&](size_t begin, size_t end) {
+        for (size_t npu = begin; npu < end; ++npu) {
+            const auto x = static_cast<uint32_t>(npu);
+            if (!sym.is_representative(x)) r.stats.npus[x] = r.stats.npus[sym.representative(x)];
+        }
+    });
     for (auto& [msg, count] : r.stats.notes)
         count *= order;
     r.messages *= order;
@@ -361,16 +369,25 @@ void expand_symmetric_result(const RankSymmetry& sym, const GroupTable& groups, 
         }
         return out;
     };
-    std::vector<CollectiveRecord> collectives;
-    for (const CollectiveRecord& c : r.stats.collectives) {
+    // Two passes: where each record's copies go (its group's images, found once per group), then the
+    // copies, written in place into a vector of the exact size on the runner's threads. Growing the
+    // vector instead would hold two copies of millions of records at once (5 M at a million NPUs).
+    struct Plan {
+        int group; // -1: the whole system, one copy
+        uint32_t npus;
+        size_t first; // where its copies start
+    };
+    std::vector<Plan> plans(r.stats.collectives.size());
+    size_t total = 0;
+    for (size_t k = 0; k < plans.size(); ++k) {
+        const CollectiveRecord& c = r.stats.collectives[k];
         auto found = index_of.find(c.group_id);
         const int gi = found == index_of.end() ? -1 : found->second;
         SIM_ASSERT(gi >= 0, "a collective record names a group that is not in the table");
         const auto& ranks = groups.groups[gi].ranks;
         if (ranks.empty() || ranks.size() == npus) {
-            CollectiveRecord all = c;
-            all.npus = c.npus * order;
-            collectives.push_back(all);
+            plans[k] = {-1, c.npus * order, total};
+            total += 1;
             continue;
         }
         // The group's representatives each stand for as many of its members (the group is closed under
@@ -379,13 +396,27 @@ void expand_symmetric_result(const RankSymmetry& sym, const GroupTable& groups, 
         for (uint32_t x : ranks)
             reps += sym.is_representative(x);
         const auto members_per_rep = static_cast<uint32_t>(ranks.size()) / std::max(1u, reps);
-        for (int j : images_of(gi)) {
-            CollectiveRecord copy = c;
-            copy.group_id = groups.groups[j].id;
-            copy.npus = c.npus * members_per_rep;
-            collectives.push_back(copy);
-        }
+        plans[k] = {gi, c.npus * members_per_rep, total};
+        total += images_of(gi).size();
     }
+    std::vector<CollectiveRecord> collectives(total);
+    // Only reads the images found above (a const lookup), so blocks of records can run at once.
+    for_blocks(runner, plans.size(), 64, [&](size_t begin, size_t end) {
+        for (size_t k = begin; k < end; ++k) {
+            const Plan& plan = plans[k];
+            CollectiveRecord copy = r.stats.collectives[k];
+            copy.npus = plan.npus;
+            if (plan.group < 0) {
+                collectives[plan.first] = copy;
+                continue;
+            }
+            const std::vector<int>& moved = images.find(plan.group)->second;
+            for (size_t j = 0; j < moved.size(); ++j) {
+                copy.group_id = groups.groups[moved[j]].id;
+                collectives[plan.first + j] = copy;
+            }
+        }
+    });
     r.stats.collectives = std::move(collectives);
 
     std::vector<TimelineRecord> timeline;

@@ -11,6 +11,7 @@ namespace astrolabe {
 
 struct SimulationInput;
 struct RunResult;
+class TaskRunner;
 
 // The largest symmetry the inputs allow (order 1 when none); `why_not` says what ruled out the
 // dimensions that were left out, for the report. With in.translation_proof the traces are not compared
@@ -22,6 +23,8 @@ Status ensure_graphs(SimulationInput& in, const RankSymmetry& sym);
 
 // Turns the result of a run of representatives into the full run's: per-NPU figures, collectives, the
 // timeline, unreceived messages and counters copied to every class member. Stuck nodes are the caller's.
-void expand_symmetric_result(const RankSymmetry& sym, const GroupTable& groups, RunResult& r);
+// `runner` (optional) copies the per-NPU figures on several threads.
+void expand_symmetric_result(const RankSymmetry& sym, const GroupTable& groups, RunResult& r,
+                             TaskRunner* runner = nullptr);
 
 } // namespace astrolabe
