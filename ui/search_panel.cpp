@@ -92,7 +92,10 @@ void adopt_base(App& app, View& view, const std::string& source) {
 void spec_row(App& app, View& view) {
     SearchState& st = view.search;
     const auto& specs = spec_samples(app.samples_root());
-    static int chosen = 0;
+    static int chosen = -1; // quick.json at first: the one that runs in seconds
+    if (chosen < 0)
+        chosen = int(std::find(specs.begin(), specs.end(), "quick.json") - specs.begin()) %
+                 int(std::max<size_t>(specs.size(), 1));
     if (!specs.empty()) {
         std::vector<const char*> names;
         for (const auto& s : specs)

@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <cstdio>
 #include <set>
 
@@ -68,7 +69,12 @@ std::vector<KnobField> candidate_knobs(const std::string& scenario_json) {
     const json sc = parse_or_null(scenario_json);
     std::vector<KnobField> out;
     if (!sc.is_object()) return out;
-    auto add = [&](const std::string& path, const std::vector<json>& values) {
+    // Whole numbers read as such ("50", not "50.0": the scenario parser takes either).
+    auto add = [&](const std::string& path, std::vector<json> values) {
+        for (auto& v : values)
+            if (v.is_number_float() && std::fabs(v.get<double>()) < 1e15 &&
+                v.get<double>() == std::floor(v.get<double>()))
+                v = static_cast<int64_t>(v.get<double>());
         out.push_back(KnobField{path, join_values(values), false});
     };
     // The workload: parallelism degrees over the powers of two up to the NPU count.

@@ -153,3 +153,17 @@ TEST_CASE("search tab: a share link carries the spec, agent, seed and budget", "
     CHECK(!b.load_link("#search=AAAA").is_ok());
     CHECK_THAT(b.message(), Contains("search link"));
 }
+
+TEST_CASE("search tab: candidate values of a one-dimensional sample", "[ui][search]") {
+    // allreduce_ring8's network as the scenario editor holds it (bandwidth a float): Ring(8) at 50 GB/s.
+    auto fields = search::candidate_knobs(R"({"schema": "astrolabe.scenario/1", "workload": {"sample": "x"},
+        "network": {"topology": ["Ring"], "npus_count": [8], "bandwidth": [50.0], "latency": [500.0]},
+        "system": {"all-reduce-implementation": ["ring"], "active-chunks-per-dimension": 1}})");
+    REQUIRE(fields.size() == 4);
+    CHECK(fields[0].path == "network.topology[0]");
+    CHECK(fields[0].values == "\"Ring\", \"FullyConnected\", \"Switch\""); // the current one first, no repeat
+    CHECK(fields[1].values == "50, 25, 100");                              // half and double, whole numbers
+    CHECK(fields[2].values == "[\"ring\"], [\"direct\"], [\"halvingDoubling\"], [\"doubleBinaryTree\"]");
+    CHECK(fields[3].values == "1, 2, 4");
+    CHECK(search::parallelism_constraint("{\"workload\": {\"sample\": \"x\"}}").empty());
+}
