@@ -7,7 +7,9 @@
 
 namespace astrolabe::generate {
 
-TransformerTranslations::TransformerTranslations(const TransformerParams& p) : p_(p), layout_(p) {
+TransformerTranslations::TransformerTranslations(const TransformerParams& p,
+                                                 const std::function<void(uint32_t, trace::Trace&&)>& keep)
+    : p_(p), layout_(p) {
     for (uint32_t rank : stage_ranks()) {
         trace::Trace t = rank_trace(rank);
         for (const trace::Node& n : t.nodes) {
@@ -20,6 +22,7 @@ TransformerTranslations::TransformerTranslations(const TransformerParams& p) : p
                                                                                  : std::nullopt;
             if (peer) peer_gcd_ = std::gcd(peer_gcd_, uint64_t(*peer > rank ? *peer - rank : rank - *peer));
         }
+        if (keep) keep(rank, std::move(t));
     }
 }
 

@@ -15,14 +15,17 @@
 #include "core/trace/trace_types.h"
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace astrolabe::generate {
 
 class TransformerTranslations {
 public:
-    // `p` must have passed check().
-    explicit TransformerTranslations(const TransformerParams& p);
+    // `p` must have passed check(). The stage ranks' traces made to learn the groups and peers are handed
+    // to `keep` (rank, trace), when given, so that they need not be made again.
+    explicit TransformerTranslations(const TransformerParams& p,
+                                     const std::function<void(uint32_t, trace::Trace&&)>& keep = {});
 
     uint32_t npus() const { return layout_.npus(); }
     // One rank per pipeline stage (every other coordinate 0): between them, every distinct DAG.

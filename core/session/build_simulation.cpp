@@ -139,7 +139,7 @@ Result<std::unique_ptr<Simulation>> build_simulation(config::Scenario config, Tr
             return st;
         };
         GraphCache* cache = traces.graph_cache();
-        if (cache) cache->prepare(graph_cache_key(base, read.keep_names, read.keep_io, input.groups));
+        if (cache) cache->prepare(graph_cache_key(base, read.keep_names, read.keep_io), input.groups);
         input.load_graph = [&traces, &warnings, cache, build_alone,
                             npus](uint32_t rank, const GroupTable& groups, WorkloadGraph& out) {
             // A copy of the model's graph (graph_cache.h). A model whose build has anything to say is

@@ -8,6 +8,8 @@
 #include "core/session/graph_cache.h"
 #include "core/trace/trace_reader.h"
 
+#include <unordered_map>
+
 namespace astrolabe {
 
 namespace {
@@ -16,7 +18,11 @@ class TransformerSource final : public TraceSource {
 public:
     TransformerSource(const generate::TransformerParams& p,
                       std::vector<std::pair<std::string, std::string>> params)
-        : translations_(p), params_(std::move(params)) {}
+        : translations_(p,
+                        [this](uint32_t rank, trace::Trace&& t) {
+                            stage_bytes_[rank] = trace::encode_trace(t); // the first build reads them
+                        }),
+          params_(std::move(params)) {}
 
     int64_t count() const override { return translations_.npus(); }
     Status read(uint32_t rank, std::string& bytes, std::string& name) override {
@@ -36,7 +42,13 @@ public:
     Status read_alone(uint32_t rank, std::string& bytes, std::string& name) override {
         if (rank >= translations_.npus())
             return Status::error("workload: no trace for NPU " + std::to_string(rank));
-        bytes = trace::encode_trace(translations_.rank_trace(rank));
+        auto made = stage_bytes_.find(rank);
+        if (made != stage_bytes_.end()) { // made while learning the translations; built into a graph once
+            bytes = std::move(made->second);
+            stage_bytes_.erase(made);
+        } else {
+            bytes = trace::encode_trace(translations_.rank_trace(rank));
+        }
         name = "transformer." + std::to_string(rank) + ".et";
         return Status::ok();
     }
@@ -49,6 +61,7 @@ public:
     GraphCache* graph_cache() override { return &graphs_; }
 
 private:
+    std::unordered_map<uint32_t, std::string> stage_bytes_; // before translations_: its constructor fills it
     generate::TransformerTranslations translations_;
     std::vector<std::pair<std::string, std::string>> params_;
     std::unique_ptr<MemoryTraceSource> all_;

@@ -4,10 +4,16 @@
 
 namespace astrolabe {
 
-void GraphCache::prepare(const std::string& key) {
-    if (key == key_) return;
+void GraphCache::prepare(const std::string& key, const GroupTable& groups) {
+    auto same = [](const GroupTable::Group& a, const GroupTable::Group& b) {
+        return a.id == b.id && a.ranks == b.ranks;
+    };
+    if (key == key_ &&
+        std::equal(groups_.begin(), groups_.end(), groups.groups.begin(), groups.groups.end(), same))
+        return;
     graphs_.clear();
     key_ = key;
+    groups_ = groups.groups;
 }
 
 const WorkloadGraph* GraphCache::find(uint32_t model) const {
@@ -19,18 +25,10 @@ void GraphCache::keep(uint32_t model, WorkloadGraph g) {
     graphs_[model] = std::move(g);
 }
 
-std::string graph_cache_key(const GraphBuildOptions& opt, bool read_names, bool read_io,
-                            const GroupTable& groups) {
-    std::string key = std::to_string(opt.npus) + (opt.keep_names ? "n" : "-") +
-                      (opt.ignore_ctrl_deps ? "c" : "-") + (opt.roofline ? "r" : "-") +
-                      (opt.gemm_shapes ? "g" : "-") + (read_names ? "N" : "-") + (read_io ? "I" : "-") +
-                      std::to_string(opt.max_problems);
-    for (const auto& g : groups.groups) {
-        key += ";" + std::to_string(g.id) + ":";
-        for (uint32_t r : g.ranks)
-            key += std::to_string(r) + ",";
-    }
-    return key;
+std::string graph_cache_key(const GraphBuildOptions& opt, bool read_names, bool read_io) {
+    return std::to_string(opt.npus) + (opt.keep_names ? "n" : "-") + (opt.ignore_ctrl_deps ? "c" : "-") +
+           (opt.roofline ? "r" : "-") + (opt.gemm_shapes ? "g" : "-") + (read_names ? "N" : "-") +
+           (read_io ? "I" : "-") + std::to_string(opt.max_problems);
 }
 
 bool retarget_graph(const WorkloadGraph& model, uint32_t rank, uint32_t npus, const GroupTable& groups,

@@ -11,27 +11,27 @@
 #include <functional>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 namespace astrolabe {
 
 class GraphCache {
 public:
-    // Keeps the graphs only when they were built the same way: `key` fingerprints the build options and
-    // the group table (graph_cache_key).
-    void prepare(const std::string& key);
+    // Keeps the graphs only when they were built the same way: with the options `key` names
+    // (graph_cache_key) and the same communicator groups (collectives store a group's index in the table).
+    void prepare(const std::string& key, const GroupTable& groups);
     const WorkloadGraph* find(uint32_t model) const;
     void keep(uint32_t model, WorkloadGraph g);
     size_t size() const { return graphs_.size(); }
 
 private:
     std::string key_;
+    std::vector<GroupTable::Group> groups_;
     std::unordered_map<uint32_t, WorkloadGraph> graphs_;
 };
 
-// What a graph depends on besides its trace: the options that change what is read and kept, and the
-// communicator groups (ids, members, order: collectives store a group's index in the table).
-std::string graph_cache_key(const GraphBuildOptions& opt, bool read_names, bool read_io,
-                            const GroupTable& groups);
+// What a graph depends on besides its trace and the groups: the options that change what is read and kept.
+std::string graph_cache_key(const GraphBuildOptions& opt, bool read_names, bool read_io);
 
 // `rank`'s graph as a copy of its model's: every send/recv peer moved by (rank - model) and every
 // collective's group index replaced by the index of group moved_group_id(its id), the group of `rank`

@@ -246,6 +246,7 @@ Result<std::unique_ptr<Simulation>> Simulation::create(SimulationInput input,
     if (in.symmetry) {
         std::string why_not;
         p.symmetry = find_symmetry(sim->input_, why_not);
+        p.symmetry.precompute(); // every message of the run asks it
         if (p.symmetry.active()) {
             p.symmetry_note = p.symmetry.describe();
             p.matcher->set_symmetry(&p.symmetry);

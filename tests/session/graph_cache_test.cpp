@@ -42,11 +42,13 @@ const std::vector<Shape> kShapes = {
      R"("kind": "transformer", "phase": "decode", "decode-steps": 2, "model": "gpt", "layers": 2, "hidden": 512, "heads": 8, "seq": 128, "batch": 4, "micro-batch": 2, "dp": 2, "tp": 4)"},
 };
 
-std::string scenario(const std::string& generate, const std::string& network, const std::string& system) {
+std::string scenario(const std::string& generate, const std::string& network, const std::string& system,
+                     const std::string& compute_model = "roofline") {
     return std::string(R"({"schema": "astrolabe.scenario/1", "workload": {"generate": {)") + generate +
            R"(}}, "network": )" + network + R"(, "system": )" + system +
            R"(, "memory": {"memory-type": "LOCAL_MEMORY", "local-mem-latency": 100, "local-mem-bw": 2000},
-           "compute_model": "roofline"})";
+           "compute_model": ")" +
+           compute_model + R"("})";
 }
 
 const char* kSystem = R"({"endpoint-delay": 10, "local-mem-bw": 1600, "peak-perf": 900,
@@ -185,38 +187,44 @@ TEST_CASE("one generated source reused over several networks gives each network'
     // As a search keeps it between points that change only network or collective knobs: the first run
     // builds one graph per pipeline stage, later runs copy from those. Each report must equal a full run's
     // (every NPU simulated, from a fresh source). The networks change the dimension sizes, topologies and
-    // algorithms, so the representatives change from run to run.
+    // algorithms, so the representatives change from run to run; the last point times compute nodes from
+    // the trace instead of the roofline, which builds different graphs (the kept ones are dropped).
     const char* generate = kShapes[0].generate; // 16 NPUs: dp 4 x tp 2 x pp 2
-    const std::vector<std::pair<std::string, std::string>> points = {
+    const std::vector<std::tuple<std::string, std::string, std::string>> points = {
         {R"({"topology": ["Ring", "Switch", "Ring"], "npus_count": [4, 2, 2], "bandwidth": [50, 300, 50], "latency": [500, 100, 500]})",
-         kSystem},
+         kSystem, "roofline"},
         {R"({"topology": ["Switch", "FullyConnected"], "npus_count": [8, 2], "bandwidth": [300, 25], "latency": [100, 1000]})",
-         kSystem},
+         kSystem, "roofline"},
         {R"({"topology": ["Switch", "FullyConnected", "Ring"], "npus_count": [4, 2, 2], "bandwidth": [100, 50, 25], "latency": [200, 500, 1000]})",
          R"({"endpoint-delay": 10, "local-mem-bw": 1600, "peak-perf": 900, "preferred-dataset-splits": 4,
-             "scheduling-policy": "FIFO", "all-reduce-implementation": ["direct", "ring", "ring"]})"},
+             "scheduling-policy": "FIFO", "all-reduce-implementation": ["direct", "ring", "ring"]})",
+         "roofline"},
         {R"({"topology": ["Ring", "Switch", "Ring"], "npus_count": [4, 2, 2], "bandwidth": [50, 300, 50], "latency": [500, 100, 500]})",
-         kSystem},
+         kSystem, "roofline"},
+        {R"({"topology": ["Ring", "Switch", "Ring"], "npus_count": [4, 2, 2], "bandwidth": [50, 300, 50], "latency": [500, 100, 500]})",
+         kSystem, "trace"},
     };
-    config::Scenario first = parse(scenario(generate, points[0].first, points[0].second));
+    config::Scenario first =
+        parse(scenario(generate, std::get<0>(points[0]), std::get<1>(points[0]), std::get<2>(points[0])));
     auto kept = generated_source(first.workload, first.generate_params);
     REQUIRE(kept.is_ok());
+    // One pass over the points (no sections: Catch2 would re-run the case, and the source, per section).
     for (size_t i = 0; i < points.size(); ++i) {
-        DYNAMIC_SECTION("point " << i) {
-            config::Scenario sc = parse(scenario(generate, points[i].first, points[i].second));
-            sc.generate_params.clear();
-            sc.groups = kept.value().groups;
-            auto fresh = generated_source(first.workload, first.generate_params);
-            REQUIRE(fresh.is_ok());
-            uint32_t full_npus = 0, sym_npus = 0;
-            const std::string full = run(sc, *fresh.value().traces, false, &full_npus);
-            const std::string reused = run(sc, *kept.value().traces, true, &sym_npus);
-            CHECK(full_npus == 16);
-            CHECK(sym_npus < 16);
-            CHECK(reused == full);
-            // Only the two stage models' graphs are kept, whatever the representatives were.
-            REQUIRE(kept.value().traces->graph_cache() != nullptr);
-            CHECK(kept.value().traces->graph_cache()->size() == 2);
-        }
+        INFO("point " << i);
+        const auto& [network, system, compute] = points[i];
+        config::Scenario sc = parse(scenario(generate, network, system, compute));
+        sc.generate_params.clear();
+        sc.groups = kept.value().groups;
+        auto fresh = generated_source(first.workload, first.generate_params);
+        REQUIRE(fresh.is_ok());
+        uint32_t full_npus = 0, sym_npus = 0;
+        const std::string full = run(sc, *fresh.value().traces, false, &full_npus);
+        const std::string reused = run(sc, *kept.value().traces, true, &sym_npus);
+        CHECK(full_npus == 16);
+        CHECK(sym_npus < 16);
+        CHECK(reused == full);
+        // Only the two stage models' graphs are kept, whatever the representatives were.
+        REQUIRE(kept.value().traces->graph_cache() != nullptr);
+        CHECK(kept.value().traces->graph_cache()->size() == 2);
     }
 }

@@ -179,6 +179,29 @@ TEST_CASE("rank symmetry: representatives, shifts and classes in closed form", "
     CHECK(cls.back() == 23);
 }
 
+TEST_CASE("rank symmetry: precomputed tables answer as the arithmetic does", "[system][symmetry]") {
+    // precompute() replaces a division per digit by lookups. Expected: for every NPU and every pair, the
+    // same representative and the same shifts both ways as the same symmetry without tables, on digit
+    // layouts with one, two and three symmetric digits (a split dimension among them).
+    const std::vector<std::pair<std::vector<uint32_t>, uint32_t>> layouts = {
+        {{4, 2, 3}, 0b101}, {{8, 4, 4, 8}, 0b0100}, {{2, 4, 2, 3}, 0b1011}, {{5}, 0b1}, {{3, 3}, 0b10}};
+    for (const auto& [sizes, mask] : layouts) {
+        const RankSymmetry plain(sizes, mask);
+        RankSymmetry fast(sizes, mask);
+        fast.precompute();
+        INFO("digits " << sizes.size() << ", mask " << mask);
+        size_t mismatches = 0;
+        for (uint32_t x = 0; x < plain.npus(); ++x) {
+            mismatches += fast.representative(x) != plain.representative(x);
+            mismatches += fast.is_representative(x) != plain.is_representative(x);
+            for (uint32_t by = 0; by < plain.npus(); ++by)
+                mismatches += fast.shift(x, by) != plain.shift(x, by) ||
+                              fast.shift(x, by, true) != plain.shift(x, by, true);
+        }
+        CHECK(mismatches == 0);
+    }
+}
+
 TEST_CASE("every ASTRA-sim reference case gives the same report with and without symmetry",
           "[system][symmetry]") {
     // 58 congestion-unaware cases. Expected: identical reports and timelines, and the reduction used in

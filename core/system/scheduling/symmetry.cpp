@@ -22,6 +22,7 @@ RankSymmetry::RankSymmetry(std::vector<uint32_t> sizes, uint32_t dim_mask, std::
 }
 
 uint32_t RankSymmetry::representative(uint32_t npu) const {
+    if (npu < offset_.size()) return npu - offset_[npu];
     uint32_t rep = npu;
     for (size_t d = 0; d < sizes_.size(); ++d)
         if (mask_ & (1u << d)) rep -= ((npu / strides_[d]) % sizes_[d]) * strides_[d];
@@ -29,6 +30,42 @@ uint32_t RankSymmetry::representative(uint32_t npu) const {
 }
 
 uint32_t RankSymmetry::shift(uint32_t x, uint32_t by, bool backward) const {
+    if (x < offset_.size() && by < offset_.size()) {
+        const size_t pair = size_t(element_[x]) * order_ + element_[by];
+        return x - offset_[x] + (backward ? difference_[pair] : sum_[pair]);
+    }
+    return shift_arith(x, by, backward);
+}
+
+void RankSymmetry::precompute() {
+    if (!active() || npus_ > (1u << 22) || order_ > 256) return;
+    // The translations, indexed by their symmetric digits (lowest first), each as its offset from NPU 0.
+    std::vector<uint32_t> element_offset(order_);
+    offset_.assign(npus_, 0);
+    element_.assign(npus_, 0);
+    for (uint32_t x = 0; x < npus_; ++x) {
+        uint32_t off = 0, index = 0, radix = 1;
+        for (size_t d = 0; d < sizes_.size(); ++d) {
+            if (!(mask_ & (1u << d))) continue;
+            const uint32_t c = (x / strides_[d]) % sizes_[d];
+            off += c * strides_[d];
+            index += c * radix;
+            radix *= sizes_[d];
+        }
+        offset_[x] = off;
+        element_[x] = index;
+        element_offset[index] = off;
+    }
+    sum_.assign(size_t(order_) * order_, 0);
+    difference_.assign(size_t(order_) * order_, 0);
+    for (uint32_t i = 0; i < order_; ++i)
+        for (uint32_t j = 0; j < order_; ++j) {
+            sum_[size_t(i) * order_ + j] = shift_arith(element_offset[i], element_offset[j], false);
+            difference_[size_t(i) * order_ + j] = shift_arith(element_offset[i], element_offset[j], true);
+        }
+}
+
+uint32_t RankSymmetry::shift_arith(uint32_t x, uint32_t by, bool backward) const {
     uint32_t out = x;
     for (size_t d = 0; d < sizes_.size(); ++d) {
         if (!(mask_ & (1u << d))) continue;

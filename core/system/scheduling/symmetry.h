@@ -65,11 +65,22 @@ public:
     // "1 class(es) of 8 NPUs; translations along dimension 0" for reports.
     std::string describe() const;
 
+    // Tables that answer representative() and shift() with a lookup instead of a division per digit: the
+    // run asks them for every message a representative sends. Worth it for the symmetry a run uses, not
+    // for the many a search tries; kept to a few MB (npus <= 2^22, order <= 256), else the arithmetic.
+    void precompute();
+
 private:
+    uint32_t shift_arith(uint32_t x, uint32_t by, bool backward) const;
+
     std::vector<uint32_t> sizes_, strides_, digit_dims_;
     uint32_t mask_ = 0;
     uint32_t order_ = 1;
     uint32_t npus_ = 1;
+    // With precompute(): per NPU, its offset from its representative (x - representative(x)) and its
+    // translation's index (the symmetric digits as a mixed-radix number); per pair of translation indices
+    // (i * order + j), the offset of i + j and of i - j.
+    std::vector<uint32_t> offset_, element_, sum_, difference_;
 };
 
 // Group index by member set, to find where a translation takes a group. Sets are hashed order-free (a sum
