@@ -226,7 +226,8 @@ void FastRing::complete(Pending& p) {
         uint32_t from = member((q + n - 1) % n), to = member(q);
         in_delay_[q] = network_.delay(p.spec.members.npu(from), p.spec.members.npu(to), tpl.message_bytes);
     }
-    const uint32_t slots = active_chunks_;
+    // Chunks run at once: never more than there are (so the heaps stay small when the limit is large).
+    const uint32_t slots = std::max<uint32_t>(1, std::min(active_chunks_, p.chunks));
     heap_.assign(size_t(n) * slots, 0); // per position: the finish times of its running chunks (min-heap)
     finish_.assign(n, 0);
     t_.resize(n);
@@ -244,8 +245,8 @@ void FastRing::complete(Pending& p) {
         ring_finish(tpl, in_delay_, t_, scratch_);
         for (uint32_t q = 0; q < n; ++q) {
             auto first = heap_.begin() + std::ptrdiff_t(q) * slots;
-            size_t used = std::min<size_t>(c, slots - 1);
-            if (c >= slots) used = slots - 1; // one was popped above
+            // Chunks 0..c-1 are in the heap, less the one popped above once the places were full.
+            const size_t used = std::min<size_t>(c, slots - 1);
             *(first + std::ptrdiff_t(used)) = t_[q];
             std::push_heap(first, first + std::ptrdiff_t(used) + 1, std::greater<TimeNs>());
             finish_[q] = std::max(finish_[q], t_[q]);
