@@ -84,6 +84,7 @@ RandomCase random_case(std::mt19937& rng, bool break_it) {
         CollectiveType type;
         uint64_t bytes;
         uint32_t group;
+        int dim; // 2-D, whole system: the one dimension involved (0 or 1); -1 = all
     };
     const CollectiveType types[] = {CollectiveType::AllReduce, CollectiveType::AllGather,
                                     CollectiveType::ReduceScatter, CollectiveType::AllToAll,
@@ -93,9 +94,11 @@ RandomCase random_case(std::mt19937& rng, bool break_it) {
     for (int s = 0; s < steps; ++s) {
         uint64_t bytes =
             pick(0, 3) == 0 ? static_cast<uint64_t>(pick(1, 64)) : static_cast<uint64_t>(pick(1, 1 << 20));
-        uint32_t group = two_d ? static_cast<uint32_t>(pick(1, cut < npus ? 2 : 1))
-                               : static_cast<uint32_t>(pick(0, cut < npus ? 2 : 1));
-        plan.push_back({types[pick(0, 4)], bytes, group});
+        uint32_t group = static_cast<uint32_t>(pick(0, cut < npus ? 2 : 1));
+        // On 2-D networks a whole-system collective involves one dimension (one ring phase per line of
+        // that dimension; both would make two phases, which the fast path leaves to the event path).
+        int dim = two_d && group == 0 ? pick(0, 1) : -1;
+        plan.push_back({types[pick(0, 4)], bytes, group, dim});
     }
     const int broken = break_it ? pick(0, 2) : -1; // which condition to break
     c.breaks_check = break_it;
@@ -114,6 +117,7 @@ RandomCase random_case(std::mt19937& rng, bool break_it) {
             prev = static_cast<int64_t>(id++);
             auto& n = t.coll(id, k.type, k.bytes, deps());
             if (k.group != 0) n.pg_name = std::to_string(k.group);
+            if (k.dim >= 0) n.involved_dim = std::vector<bool>{k.dim == 0, k.dim == 1};
             if (broken == 0 && r == breaker) t.comp(id + 100, 7, deps()); // runs alongside the collective
             prev = static_cast<int64_t>(id++);
         }
