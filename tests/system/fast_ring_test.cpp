@@ -84,6 +84,7 @@ RandomCase random_case(std::mt19937& rng, bool break_it) {
         CollectiveType type;
         uint64_t bytes;
         uint32_t group;
+        int dim; // 2-D, whole system: the one dimension involved (0 or 1); -1 = all
     };
     const CollectiveType types[] = {CollectiveType::AllReduce, CollectiveType::AllGather,
                                     CollectiveType::ReduceScatter, CollectiveType::AllToAll,
@@ -93,9 +94,11 @@ RandomCase random_case(std::mt19937& rng, bool break_it) {
     for (int s = 0; s < steps; ++s) {
         uint64_t bytes =
             pick(0, 3) == 0 ? static_cast<uint64_t>(pick(1, 64)) : static_cast<uint64_t>(pick(1, 1 << 20));
-        uint32_t group = two_d ? static_cast<uint32_t>(pick(1, cut < npus ? 2 : 1))
-                               : static_cast<uint32_t>(pick(0, cut < npus ? 2 : 1));
-        plan.push_back({types[pick(0, 4)], bytes, group});
+        uint32_t group = static_cast<uint32_t>(pick(0, cut < npus ? 2 : 1));
+        // On 2-D networks a whole-system collective involves one dimension (one ring phase per line of
+        // that dimension; both would make two phases, which the fast path leaves to the event path).
+        int dim = two_d && group == 0 ? pick(0, 1) : -1;
+        plan.push_back({types[pick(0, 4)], bytes, group, dim});
     }
     const int broken = break_it ? pick(0, 2) : -1; // which condition to break
     c.breaks_check = break_it;
@@ -114,6 +117,7 @@ RandomCase random_case(std::mt19937& rng, bool break_it) {
             prev = static_cast<int64_t>(id++);
             auto& n = t.coll(id, k.type, k.bytes, deps());
             if (k.group != 0) n.pg_name = std::to_string(k.group);
+            if (k.dim >= 0) n.involved_dim = std::vector<bool>{k.dim == 0, k.dim == 1};
             if (broken == 0 && r == breaker) t.comp(id + 100, 7, deps()); // runs alongside the collective
             prev = static_cast<int64_t>(id++);
         }
@@ -301,4 +305,36 @@ TEST_CASE("ring fast path: the bench's asymmetric workload at 64 NPUs equals the
     CHECK(report_without_engine(fast) == report_without_engine(event));
     CHECK(fast.events == 64 * 6); // one per node: the completions of 3 computes and 3 all-reduces
     CHECK(event.events > 64 * 3 * 4 * 2 * 63 * 2); // at least 2 events per packet
+}
+
+TEST_CASE("ring fast path: the closed form equals the stepped recurrence", "[system][fast_ring]") {
+    // ring_finish (O(N), sliding-window maxima over the doubled ring) against stepping the recurrence K
+    // times, on random start times and edge delays, for K below, at and above the ring size: all-gather
+    // (K = N - 1), all-reduce (2 (N - 1)) and ring all-to-all (N (N - 1) / 2).
+    std::mt19937 rng(99);
+    auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+    const PhaseType types[] = {PhaseType::AllGather, PhaseType::AllReduce, PhaseType::ReduceScatter,
+                               PhaseType::AllToAll};
+    RingScratch scratch;
+    for (int i = 0; i < 500; ++i) {
+        PhaseSpec spec;
+        spec.type = types[pick(0, 3)];
+        spec.members.size = static_cast<uint32_t>(pick(2, 17));
+        spec.clockwise = pick(0, 1) == 1;
+        RingTemplate tpl;
+        std::string why;
+        REQUIRE(ring_template(spec, static_cast<uint64_t>(pick(1, 1 << 20)),
+                              static_cast<uint32_t>(pick(1, 30)), pick(0, 1) ? 1600.0 : 0.0, tpl, why));
+        const uint32_t n = spec.members.size;
+        std::vector<TimeNs> t0(n), in(n);
+        for (uint32_t q = 0; q < n; ++q) {
+            t0[q] = static_cast<TimeNs>(pick(0, 100000));
+            in[q] = static_cast<TimeNs>(pick(0, 3000));
+        }
+        std::vector<TimeNs> stepped = t0, closed = t0;
+        ring_finish_by_steps(tpl, in, stepped);
+        ring_finish(tpl, in, closed, scratch);
+        INFO("case " << i << ": N " << n << ", K " << tpl.sends());
+        CHECK(closed == stepped);
+    }
 }

@@ -102,6 +102,76 @@ bool ring_template(const PhaseSpec& spec, uint64_t chunk, uint32_t endpoint_dela
     return true;
 }
 
+// [SECTION] the recurrence
+
+void ring_finish_by_steps(const RingTemplate& tpl, const std::vector<TimeNs>& in_delay,
+                          std::vector<TimeNs>& t) {
+    const auto n = static_cast<uint32_t>(t.size());
+    for (uint32_t k = 1; k <= tpl.sends(); ++k) {
+        // In place, from the last position down: t[q - 1] still holds the previous step's value.
+        const TimeNs d = tpl.delays[k];
+        const TimeNs wrap = t[n - 1];
+        for (uint32_t q = n - 1; q > 0; --q)
+            t[q] = std::max(t[q], t[q - 1] + in_delay[q]) + d;
+        t[0] = std::max(t[0], wrap + in_delay[0]) + d;
+    }
+}
+
+namespace {
+
+// out[e] = max of v[e - len + 1 .. e] for e >= len - 1 (a monotone deque, O(size)).
+void window_max(const std::vector<int64_t>& v, size_t len, std::vector<int64_t>& out,
+                std::vector<uint32_t>& dq) {
+    out.assign(v.size(), INT64_MIN);
+    if (len == 0) return;
+    dq.resize(v.size());
+    size_t head = 0, tail = 0;
+    for (size_t e = 0; e < v.size(); ++e) {
+        while (tail > head && v[dq[tail - 1]] <= v[e])
+            --tail;
+        dq[tail++] = static_cast<uint32_t>(e);
+        if (dq[head] + len <= e) ++head;
+        if (e + 1 >= len) out[e] = v[dq[head]];
+    }
+}
+
+} // namespace
+
+void ring_finish(const RingTemplate& tpl, const std::vector<TimeNs>& in_delay, std::vector<TimeNs>& t,
+                 RingScratch& s) {
+    // Unrolled, the recurrence is a longest path: each of the K steps either stays (+D_k) or takes the
+    // message from one position back (+D_k + its delay), so
+    //     T_K(q) = sum D_1..K + max over m <= K of (T_0(q - m) + the delays of the m edges into q).
+    // From source position j at distance d = (q - j) mod N, m can be d, d + N, ...; a whole turn adds the
+    // ring's total delay W >= 0, so the largest m <= K wins: d + N floor((K - d) / N). With K = a N + r,
+    // that is a turns for d <= r and a - 1 for d > r (K >= N - 1, so d <= K always). Over the positions
+    // doubled (x in [0, 2N), prefix sums P of the delays), q' = q + N and x = q' - d:
+    //     T_K(q) = sum D + P[q'] + max(max_{x in [q'-r, q']} V[x] + a W, max_{x in [q'-N+1, q'-r-1]} V[x] +
+    //     (a-1) W)
+    // with V[x] = T_0(x mod N) - P[x]: two sliding-window maxima, O(N) instead of O(N K).
+    const auto n = static_cast<uint32_t>(t.size());
+    const uint64_t k = tpl.sends();
+    const uint64_t turns = k / n, r = k % n;
+    int64_t sum_d = 0;
+    for (uint64_t i = 1; i <= k; ++i)
+        sum_d += static_cast<int64_t>(tpl.delays[i]);
+    s.prefix.assign(2 * size_t(n), 0);
+    for (size_t x = 1; x < 2 * size_t(n); ++x)
+        s.prefix[x] = s.prefix[x - 1] + static_cast<int64_t>(in_delay[x % n]);
+    const int64_t w = s.prefix[n]; // in_delay[1..n-1] + in_delay[0]: the whole ring
+    s.value.resize(2 * size_t(n));
+    for (size_t x = 0; x < 2 * size_t(n); ++x)
+        s.value[x] = static_cast<int64_t>(t[x % n]) - s.prefix[x];
+    window_max(s.value, r + 1, s.near, s.deque);
+    window_max(s.value, n - 1 - r, s.far, s.deque);
+    for (uint32_t q = 0; q < n; ++q) {
+        const size_t qq = size_t(q) + n;
+        int64_t best = s.near[qq] + static_cast<int64_t>(turns) * w;
+        if (r + 1 < n) best = std::max(best, s.far[qq - r - 1] + static_cast<int64_t>(turns - 1) * w);
+        t[q] = static_cast<TimeNs>(sum_d + s.prefix[qq] + best);
+    }
+}
+
 // [SECTION] posting and completing collectives
 
 FastRing::FastRing(Engine& engine, const AnalyticalNetwork& network, uint32_t endpoint_delay_ns,
@@ -147,7 +217,7 @@ void FastRing::complete(Pending& p) {
     bool ok = ring_template(p.spec, p.chunk, endpoint_delay_, local_mem_bw_, tpl, why);
     SIM_ASSERT(ok, "fast ring: a collective the run check accepted is not a one-packet ring");
     const uint32_t n = p.spec.members.size;
-    const uint32_t k_sends = tpl.sends();
+    const uint32_t k_sends = tpl.sends(); // for the message count
     // Positions in ring order: position q receives from position q - 1 (wrapping). Member of position q:
     // q itself clockwise (dir +1), n - 1 - q anticlockwise.
     auto member = [&](uint32_t q) { return tpl.dir > 0 ? q : n - 1 - q; };
@@ -156,7 +226,8 @@ void FastRing::complete(Pending& p) {
         uint32_t from = member((q + n - 1) % n), to = member(q);
         in_delay_[q] = network_.delay(p.spec.members.npu(from), p.spec.members.npu(to), tpl.message_bytes);
     }
-    const uint32_t slots = active_chunks_;
+    // Chunks run at once: never more than there are (so the heaps stay small when the limit is large).
+    const uint32_t slots = std::max<uint32_t>(1, std::min(active_chunks_, p.chunks));
     heap_.assign(size_t(n) * slots, 0); // per position: the finish times of its running chunks (min-heap)
     finish_.assign(n, 0);
     t_.resize(n);
@@ -171,18 +242,11 @@ void FastRing::complete(Pending& p) {
             }
             t_[q] = start + tpl.delays[0];
         }
-        for (uint32_t k = 1; k <= k_sends; ++k) {
-            // In place, from the last position down: t_[q - 1] still holds the previous step's value.
-            const TimeNs d = tpl.delays[k];
-            const TimeNs wrap = t_[n - 1];
-            for (uint32_t q = n - 1; q > 0; --q)
-                t_[q] = std::max(t_[q], t_[q - 1] + in_delay_[q]) + d;
-            t_[0] = std::max(t_[0], wrap + in_delay_[0]) + d;
-        }
+        ring_finish(tpl, in_delay_, t_, scratch_);
         for (uint32_t q = 0; q < n; ++q) {
             auto first = heap_.begin() + std::ptrdiff_t(q) * slots;
-            size_t used = std::min<size_t>(c, slots - 1);
-            if (c >= slots) used = slots - 1; // one was popped above
+            // Chunks 0..c-1 are in the heap, less the one popped above once the places were full.
+            const size_t used = std::min<size_t>(c, slots - 1);
             *(first + std::ptrdiff_t(used)) = t_[q];
             std::push_heap(first, first + std::ptrdiff_t(used) + 1, std::greater<TimeNs>());
             finish_[q] = std::max(finish_[q], t_[q]);

@@ -42,6 +42,20 @@ struct RingTemplate {
 bool ring_template(const PhaseSpec& spec, uint64_t chunk, uint32_t endpoint_delay_ns,
                    double local_mem_bw_gbps, RingTemplate& out, std::string& why);
 
+// Scratch buffers of ring_finish, kept between calls.
+struct RingScratch {
+    std::vector<int64_t> prefix, value, near, far;
+    std::vector<uint32_t> deque;
+};
+
+// One chunk: `t` holds T_0 per ring position (position q receives from q - 1 over in_delay[q]) and
+// receives T_K, the chunk's finish. ring_finish solves the recurrence in closed form in O(N);
+// ring_finish_by_steps steps it K times, O(N K), the reference the tests compare it with.
+void ring_finish(const RingTemplate& tpl, const std::vector<TimeNs>& in_delay, std::vector<TimeNs>& t,
+                 RingScratch& scratch);
+void ring_finish_by_steps(const RingTemplate& tpl, const std::vector<TimeNs>& in_delay,
+                          std::vector<TimeNs>& t);
+
 class FastRing {
 public:
     FastRing(Engine& engine, const AnalyticalNetwork& network, uint32_t endpoint_delay_ns,
@@ -88,6 +102,7 @@ private:
     std::unordered_map<Key, Pending, KeyHash> pending_;
     // Scratch of complete(), kept to avoid allocating per collective.
     std::vector<TimeNs> t_, in_delay_, finish_, heap_;
+    RingScratch scratch_;
     uint64_t messages_ = 0, bytes_ = 0, collectives_ = 0;
 };
 
