@@ -15,6 +15,7 @@ const { execFileSync } = require('child_process');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
+const { afterFrames } = require('./frames.cjs');
 
 async function rectOf(page, name) {
   await page.waitForFunction((n) => window.astrolabe.widgetRect(n) !== null, name, { timeout: 15000 });
@@ -26,10 +27,13 @@ async function clickWidget(page, name, dx) {
   const r = await rectOf(page, name);
   await page.mouse.move(r.x + (dx === undefined ? Math.min(r.w / 2, 60) : dx), r.y + r.h / 2);
   await page.waitForTimeout(80);
+  await afterFrames(page, 2);
   await page.mouse.down();
   await page.waitForTimeout(80);
+  await afterFrames(page, 2);
   await page.mouse.up();
   await page.waitForTimeout(150);
+  await afterFrames(page, 2);
 }
 
 async function pick(page, combo, item) {
@@ -41,9 +45,12 @@ async function pick(page, combo, item) {
 async function typeInto(page, name, text) {
   await clickWidget(page, name);
   await page.keyboard.press('Control+A');
+  await afterFrames(page, 2);
   await page.keyboard.type(text);
+  await afterFrames(page, 2);
   await page.keyboard.press('Enter');
   await page.waitForTimeout(150);
+  await afterFrames(page, 2);
 }
 
 const state = (page) => page.evaluate(() => window.astrolabe.searchState());

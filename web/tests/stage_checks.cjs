@@ -12,6 +12,7 @@ const { execFileSync } = require('child_process');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
+const { afterFrames } = require('./frames.cjs');
 
 const DATA = path.join(__dirname, '..', '..', 'tests', 'data', 'stage');
 
@@ -60,16 +61,21 @@ async function typeInto(page, field, value) {
   const at = FIELD[field];
   await page.mouse.click(at.x, at.y, { delay: 60 });
   await page.waitForTimeout(FRAME_WAIT);
+  await afterFrames(page, 2);
   await page.keyboard.press('Control+A');
+  await afterFrames(page, 2);
   await page.keyboard.type(String(value), { delay: 30 });
+  await afterFrames(page, 2);
   await page.keyboard.press('Tab');
   await page.waitForTimeout(FRAME_WAIT);
+  await afterFrames(page, 2);
 }
 
 async function tick(page, field) {
   const at = FIELD[field];
   await page.mouse.click(at.x, at.y, { delay: 60 });
   await page.waitForTimeout(FRAME_WAIT);
+  await afterFrames(page, 2);
 }
 
 async function stageChecks(page, { check, cli, stripHost }) {
@@ -111,7 +117,8 @@ async function stageChecks(page, { check, cli, stripHost }) {
     const report = await page.evaluate(async () => (await window.astrolabe.run(), window.astrolabe.report()));
     const diff = differences(stageCollectives(plan.set), reportCollectives(report));
     check(report.complete && diff === '', 'STAGE ' + plan.set + ' (' + plan.what + '): the browser run has STAGE\'s ' +
-      report.collectives.length + ' collectives, type, members and size', diff || 'the run did not complete');
+      report.collectives.length + ' collectives, type, members and size',
+      diff ? diff + '\n     the form\'s generator: ' + JSON.stringify(gen) : 'the run did not complete');
     // The same scenario through the native CLI: the same report, byte for byte apart from host timing.
     const file = path.join(os.tmpdir(), 'astrolabe-stage-' + process.pid + '.json');
     fs.writeFileSync(file, JSON.stringify(await page.evaluate(() => window.astrolabe.scenario())));

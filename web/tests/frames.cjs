@@ -1,0 +1,12 @@
+// Waits until the page has drawn `n` more frames. ImGui reads the mouse and keyboard once per frame, so a fixed
+// sleep between two input events is too short when the machine is loaded (a frame can take longer than the
+// sleep); waiting for frames adapts to the real frame rate. Used next to the sleeps, not instead of them.
+async function afterFrames(page, n) {
+  await page.evaluate((k) => new Promise((resolve) => {
+    let drawn = 0;
+    const step = () => (++drawn >= k ? resolve() : requestAnimationFrame(step));
+    requestAnimationFrame(step);
+  }), n);
+}
+
+module.exports = { afterFrames };
