@@ -9,4 +9,15 @@ async function afterFrames(page, n) {
   }), n);
 }
 
-module.exports = { afterFrames };
+// Ctrl+A as a person presses it: the modifier held across frames, then A, then the modifier released. Sent
+// as one instantaneous chord, ImGui could see the A before the Ctrl on a slow frame and type an "a" instead.
+async function selectAll(page) {
+  await page.keyboard.down('Control');
+  await afterFrames(page, 2);
+  await page.keyboard.press('a');
+  await afterFrames(page, 2);
+  await page.keyboard.up('Control');
+  await afterFrames(page, 2);
+}
+
+module.exports = { afterFrames, selectAll };

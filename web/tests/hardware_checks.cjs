@@ -12,6 +12,7 @@ const { execFileSync } = require('child_process');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
+const { selectAll } = require('./frames.cjs');
 
 function cliRows(cli, hwPath, op, extra = []) {
   const out = execFileSync(cli, ['collective-perf', '--op', op, '--hardware', hwPath, '--json', ...extra]);
@@ -79,7 +80,7 @@ async function hardwareChecks({ browser, base, cli, samplesDir, check }) {
 
   // 3. The keyboard: 4 nodes typed into the field.
   await clickWidget(page, 'nodes');
-  await page.keyboard.press('Control+A');
+  await selectAll(page);
   await page.keyboard.type('4');
   await page.keyboard.press('Enter');
   await page.waitForTimeout(200);

@@ -6,6 +6,7 @@
 'use strict';
 const fs = require('fs');
 const path = require('path');
+const { selectAll } = require('./frames.cjs');
 
 // Fixed places (1280 x 800 page): the Scenario window is 435 px wide, Run is 150 px high (ui/app_ui.cpp).
 // ImGui's default font is 7 px per character and 13 px high; frames are 19 px high.
@@ -169,7 +170,7 @@ async function runMouseChecks({ browser, base, check, openApp, shotsDir }) {
   const bw = (await page.evaluate(() => window.astrolabe.scenario())).network.bandwidth[0];
   await click(page, BANDWIDTH_0.x, BANDWIDTH_0.y);
   await settle(page, 100);
-  await page.keyboard.press('Control+A');
+  await selectAll(page);
   await page.keyboard.type(String(bw * 2));
   await page.keyboard.press('Enter');
   await settle(page);

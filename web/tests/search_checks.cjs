@@ -15,7 +15,7 @@ const { execFileSync } = require('child_process');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { afterFrames } = require('./frames.cjs');
+const { afterFrames, selectAll } = require('./frames.cjs');
 
 async function rectOf(page, name) {
   await page.waitForFunction((n) => window.astrolabe.widgetRect(n) !== null, name, { timeout: 15000 });
@@ -44,8 +44,7 @@ async function pick(page, combo, item) {
 // Types `text` over the contents of a text or number field.
 async function typeInto(page, name, text) {
   await clickWidget(page, name);
-  await page.keyboard.press('Control+A');
-  await afterFrames(page, 2);
+  await selectAll(page);
   await page.keyboard.type(text);
   await afterFrames(page, 2);
   await page.keyboard.press('Enter');

@@ -12,7 +12,7 @@ const { execFileSync } = require('child_process');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { afterFrames } = require('./frames.cjs');
+const { afterFrames, selectAll } = require('./frames.cjs');
 
 const DATA = path.join(__dirname, '..', '..', 'tests', 'data', 'stage');
 
@@ -62,8 +62,7 @@ async function typeInto(page, field, value) {
   await page.mouse.click(at.x, at.y, { delay: 60 });
   await page.waitForTimeout(FRAME_WAIT);
   await afterFrames(page, 2);
-  await page.keyboard.press('Control+A');
-  await afterFrames(page, 2);
+  await selectAll(page);
   await page.keyboard.type(String(value), { delay: 30 });
   await afterFrames(page, 2);
   await page.keyboard.press('Tab');
