@@ -4,6 +4,7 @@
 #include "core/base/json_writer.h"
 #include "core/session/share_link.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -122,6 +123,7 @@ bool SearchState::start(SessionHost& host) {
     }
     run_ = std::make_unique<search::SearchRun>(std::move(run.value()));
     evaluator_ = std::make_unique<search::ScenarioEvaluator>(host);
+    in_point_ = false;
     phase_ = SearchPhase::Running;
     return true;
 }
@@ -144,7 +146,16 @@ void SearchState::step(double budget_ms) {
                 return;
             }
         }
-        results_.push_back(evaluator_->evaluate(batch_[results_.size()]));
+        // A point may span frames too: a slow one (a large generated step) is simulated a slice at a time,
+        // so the page keeps drawing and Cancel is seen within a frame.
+        if (!in_point_) {
+            evaluator_->begin(batch_[results_.size()]);
+            in_point_ = true;
+        }
+        if (!evaluator_->advance(std::max(1.0, budget_ms - ms_since(t0)))) {
+            results_.push_back(evaluator_->finish());
+            in_point_ = false;
+        }
     } while (ms_since(t0) < budget_ms);
     wall_s_ += ms_since(t0) / 1000;
 }
@@ -158,6 +169,7 @@ void SearchState::finish(SearchPhase phase) {
     batch_.clear(); // points proposed but not logged: a cancelled search loses at most those
     results_.clear();
     evaluator_.reset();
+    in_point_ = false;
     if (run_) message_ = phase == SearchPhase::Cancelled ? "search cancelled" : run_->stop_reason();
 }
 

@@ -93,6 +93,7 @@ private:
     std::unique_ptr<search::ScenarioEvaluator> evaluator_;
     std::vector<std::string> batch_;
     std::vector<search::EvalResult> results_;
+    bool in_point_ = false; // the evaluator holds a point begun in an earlier frame
     std::string jsonl_;
     std::vector<SearchPoint> points_;
     std::vector<double> best_;

@@ -21,7 +21,20 @@ class ScenarioEvaluator final : public Evaluator {
 public:
     // `host` must outlive the evaluator.
     explicit ScenarioEvaluator(SessionHost& host) : host_(host) {}
+    ~ScenarioEvaluator() override;
+    // begin(); advance() until it returns false; finish().
     EvalResult evaluate(const std::string& scenario_json) override;
+
+    // [SECTION] one point in pieces, for a front end that must not block (the browser's frames): the
+    // result is the same whatever the pieces are, since a run's slices do not change it.
+    // Sets the point up (parse, generate or reuse the traces, build the simulation).
+    void begin(const std::string& scenario_json);
+    // Simulates for about `budget_ms` of wall time (at least one slice); false once the point is decided.
+    bool advance(double budget_ms);
+    // The point's result; the evaluator is then ready for the next begin().
+    EvalResult finish();
+    // Events per slice of advance() (a slice is never cut, so this bounds the time a frame can overrun).
+    uint64_t slice_events = uint64_t(1) << 16;
 
 private:
     // The last generated workload: points that change only network or collective knobs (most neighbours in a
@@ -32,6 +45,12 @@ private:
     };
     SessionHost& host_;
     std::unique_ptr<Generated> generated_;
+    // The point in flight: a Session (workload from files or samples) or a bare Simulation (a generated
+    // workload, built from the kept source), or an early verdict when it never got that far.
+    std::unique_ptr<Session> session_;
+    std::unique_ptr<Simulation> sim_;
+    bool decided_ = false;
+    EvalResult early_;
 };
 
 } // namespace astrolabe::search

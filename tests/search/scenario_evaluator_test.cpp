@@ -73,3 +73,36 @@ TEST_CASE("the shared evaluator logs refusals as infeasible, with the reason", "
     CHECK(bad.status == EvalResult::Status::Infeasible);
     CHECK(bad.reason.find("network") != std::string::npos);
 }
+
+// The browser evaluates a point a slice at a time between frames (ui/search_state.cpp). advance(0) runs
+// exactly one slice, here of 64 events so that every point is cut many times; slicing cannot change a run,
+// so each point gives the step time of the whole evaluate() and of the Session. The slice count is checked,
+// not assumed.
+TEST_CASE("the shared evaluator gives the same step time a slice at a time", "[search]") {
+    SessionHost host;
+    ScenarioEvaluator pieces(host);
+    pieces.slice_events = 64;
+    const std::string deep = [] {
+        std::string text = gpt_point(2, 50);
+        const std::string two_layers = "\"layers\": 2,";
+        return text.replace(text.find(two_layers), two_layers.size(), "\"layers\": 48,");
+    }();
+    const std::string a = gpt_point(2, 50), b = gpt_point(2, 25);
+    for (const std::string* p : {&a, &b, &deep}) {
+        pieces.begin(*p);
+        int slices = 1;
+        while (pieces.advance(0))
+            ++slices;
+        EvalResult r = pieces.finish();
+        REQUIRE(r.status == EvalResult::Status::Ok);
+        CHECK(r.step_time_ns == session_step_time(*p));
+        CHECK(slices > 5); // about 550 events for the 2-layer points
+    }
+    // A point abandoned half-way (Cancel) leaves the evaluator ready for the next one.
+    pieces.begin(deep);
+    CHECK(pieces.advance(0));
+    pieces.begin(a);
+    while (pieces.advance(0)) {
+    }
+    CHECK(pieces.finish().step_time_ns == session_step_time(a));
+}
