@@ -15,7 +15,7 @@ const { execFileSync } = require('child_process');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { afterFrames, selectAll } = require('./frames.cjs');
+const { afterFrames } = require('./frames.cjs');
 
 async function rectOf(page, name) {
   await page.waitForFunction((n) => window.astrolabe.widgetRect(n) !== null, name, { timeout: 15000 });
@@ -44,7 +44,12 @@ async function pick(page, combo, item) {
 // Types `text` over the contents of a text or number field.
 async function typeInto(page, name, text) {
   await clickWidget(page, name);
-  await selectAll(page);
+  await afterFrames(page, 3);
+  // Cleared key by key, not with Ctrl+A: right after a download the select-all chord was sometimes lost
+  // (seen in CI), and single keys are queued and replayed by ImGui one per frame, never dropped.
+  await page.keyboard.press('End');
+  for (let i = 0; i < 48; i++) await page.keyboard.press('Backspace');
+  await afterFrames(page, 3);
   await page.keyboard.type(text);
   await afterFrames(page, 2);
   await page.keyboard.press('Enter');
