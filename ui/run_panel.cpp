@@ -6,6 +6,16 @@
 
 namespace astrolabe::ui {
 
+void publish_share(View& view, Platform& platform, const Result<std::string>& fragment) {
+    if (fragment.is_ok()) {
+        view.share_url = platform.publish_share_link(fragment.value());
+        view.share_error.clear();
+    } else {
+        view.share_url.clear();
+        view.share_error = fragment.status().message();
+    }
+}
+
 void draw_run_panel(App& app, View& view, Platform& platform) {
     const RunPhase phase = app.phase();
     const bool busy = phase == RunPhase::Running || phase == RunPhase::Loading;
@@ -32,16 +42,7 @@ void draw_run_panel(App& app, View& view, Platform& platform) {
     if (!app.message().empty())
         ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", app.message().c_str());
 
-    if (ImGui::Button("Share link")) {
-        auto frag = app.share_fragment();
-        if (frag.is_ok()) {
-            view.share_url = platform.publish_share_link(frag.value());
-            view.share_error.clear();
-        } else {
-            view.share_url.clear();
-            view.share_error = frag.status().message();
-        }
-    }
+    if (ImGui::Button("Share link")) publish_share(view, platform, app.share_fragment());
     ImGui::SameLine();
     if (ImGui::Button("Scenario JSON"))
         platform.download("scenario.json", "application/json", app.doc().dump(2) + "\n");

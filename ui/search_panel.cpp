@@ -173,16 +173,7 @@ void action_row(App& app, View& view, Platform& platform) {
         remember(view, "search:run");
     }
     ImGui::SameLine();
-    if (ImGui::Button("Share search")) {
-        auto frag = st.share_fragment();
-        if (frag.is_ok()) {
-            view.share_url = platform.publish_share_link(frag.value());
-            view.share_error.clear();
-        } else {
-            view.share_url.clear();
-            view.share_error = frag.status().message();
-        }
-    }
+    if (ImGui::Button("Share search")) publish_share(view, platform, st.share_fragment());
     remember(view, "search:share");
     ImGui::SameLine();
     if (ImGui::Button("spec.json")) {

@@ -72,6 +72,10 @@ struct View {
 
 void draw_app(App& app, View& view, Platform& platform);
 
+// A share link for the Run panel's link line: published (address bar, clipboard) when `fragment` is one,
+// else its error shown in place of the link. The scenario's and the search's Share buttons both use it.
+void publish_share(View& view, Platform& platform, const Result<std::string>& fragment);
+
 // Panels (one file each).
 void draw_scenario_panel(App& app, View& view, Platform& platform);
 void draw_run_panel(App& app, View& view, Platform& platform);
