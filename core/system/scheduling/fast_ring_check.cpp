@@ -1,5 +1,6 @@
 #include "core/system/scheduling/fast_ring_check.h"
 
+#include "core/system/scheduling/engine_collective.h"
 #include "core/system/scheduling/fast_ring.h"
 
 #include <algorithm>
@@ -8,38 +9,6 @@
 namespace astrolabe {
 
 namespace {
-
-// What the executor hands the collective engine for node `n` (workload_executor.cpp issue_collective);
-// false when the node never reaches it (a broadcast is replayed from its duration).
-bool engine_request(const GraphNode& n, PhaseType& type, uint64_t& bytes) {
-    using trace::CollectiveType;
-    bytes = n.bytes;
-    switch (n.collective) {
-    case CollectiveType::AllReduce:
-    case CollectiveType::Reduce:
-        type = PhaseType::AllReduce;
-        return true;
-    case CollectiveType::Barrier:
-        type = PhaseType::AllReduce;
-        bytes = 1;
-        return true;
-    case CollectiveType::AllGather:
-    case CollectiveType::Gather:
-    case CollectiveType::Scatter:
-        type = PhaseType::AllGather;
-        return true;
-    case CollectiveType::ReduceScatter:
-    case CollectiveType::ReduceScatterBlock:
-        type = PhaseType::ReduceScatter;
-        return true;
-    case CollectiveType::AllToAll:
-        type = PhaseType::AllToAll;
-        return true;
-    case CollectiveType::Broadcast:
-        return false;
-    }
-    return false;
-}
 
 struct Issued {
     PhaseType type;
@@ -138,7 +107,7 @@ bool fast_ring_applies(const std::vector<WorkloadGraph>& graphs, const GroupTabl
             case NodeKind::Collective: {
                 PhaseType type;
                 uint64_t bytes;
-                if (engine_request(node, type, bytes)) colls.push_back(v);
+                if (engine_collective(node.collective, node.bytes, type, bytes)) colls.push_back(v);
                 break;
             }
             default:
@@ -162,7 +131,7 @@ bool fast_ring_applies(const std::vector<WorkloadGraph>& graphs, const GroupTabl
             auto& per_member = issued[node.peer];
             if (per_member.empty()) per_member.resize(npus);
             Issued it{};
-            engine_request(node, it.type, it.bytes);
+            engine_collective(node.collective, node.bytes, it.type, it.bytes);
             it.dims = node.involved_dims;
             per_member[r].push_back(it);
         }

@@ -1,6 +1,7 @@
 #include "core/system/scheduling/workload_executor.h"
 
 #include "core/base/assert.h"
+#include "core/system/scheduling/engine_collective.h"
 
 #include <algorithm>
 #include <cmath>
@@ -216,47 +217,31 @@ void WorkloadExecutor::issue_collective(uint32_t npu, uint32_t node) {
     const GraphNode& n = graphs_[npu].nodes[node];
     const GroupTable::Group& group = groups_.groups[n.peer];
     CollectiveRequest req;
-    req.bytes = n.bytes;
     req.group = group.ranks.empty() ? nullptr : &group.ranks;
     req.group_id = group.id;
     req.involved_dims = n.involved_dims;
     req.on_done = Callback{this, kNodeDone, pack(npu, node)};
-    // The collectives ASTRA-sim does not implement, mapped onto one it does that moves the same bytes in the
-    // same number of steps, with that collective's configured algorithms (docs/collectives.md).
-    switch (n.collective) {
-    case CollectiveType::AllReduce:
-        req.type = PhaseType::AllReduce;
-        break;
-    case CollectiveType::AllGather:
-        req.type = PhaseType::AllGather;
-        break;
-    case CollectiveType::ReduceScatter:
-    case CollectiveType::ReduceScatterBlock: // the graph builder already maps it to REDUCE_SCATTER
-        req.type = PhaseType::ReduceScatter;
-        break;
-    case CollectiveType::AllToAll:
-        req.type = PhaseType::AllToAll;
-        break;
-    case CollectiveType::Broadcast:
+    if (!engine_collective(n.collective, n.bytes, req.type, req.bytes)) {
         // ASTRA-sim's analytical front end replays a BROADCAST from its duration (1 ns without one); the
         // reference results depend on it, so we do the same.
         stats_.note("BROADCAST replayed from its duration (1 ns without one), as ASTRA-sim does");
         return schedule_done(npu, node, replay_time(n.duration_ns));
+    }
+    // The mapped collectives say how they were timed (engine_collective.h).
+    switch (n.collective) {
     case CollectiveType::Reduce:
-        req.type = PhaseType::AllReduce;
         stats_.note("REDUCE modelled as a reduce-scatter then gather, timed as an ALL_REDUCE with the "
                     "all-reduce algorithms");
         break;
     case CollectiveType::Gather:
     case CollectiveType::Scatter:
-        req.type = PhaseType::AllGather;
         stats_.note(std::string(trace::collective_type_name(n.collective)) +
                     " timed as an ALL_GATHER of comm_size with the all-gather algorithms");
         break;
     case CollectiveType::Barrier:
-        req.type = PhaseType::AllReduce;
-        req.bytes = 1; // grows to ASTRA-sim's smallest collective: one byte per NPU per chunk
         stats_.note("BARRIER modelled as the smallest ALL_REDUCE (one byte per NPU per chunk)");
+        break;
+    default:
         break;
     }
     // PhaseType and config::CollectiveKind list the four collectives in the same order.
