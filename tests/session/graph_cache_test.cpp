@@ -4,15 +4,13 @@
 // copy equals the graph built from its own trace, field by field; and runs that reuse one trace source
 // over several networks give, each, the report of a full run (every NPU simulated, every trace made).
 #include "core/config/scenario.h"
-#include "core/config/spellings.h"
-#include "core/report/report.h"
 #include "core/session/generated_source.h"
 #include "core/session/graph_cache.h"
 #include "core/session/session.h"
 #include "core/trace/trace_reader.h"
+#include "support/test_support.h"
 
 #include <catch2/catch.hpp>
-#include <nlohmann/json.hpp>
 
 #include <string>
 #include <tuple>
@@ -109,14 +107,7 @@ std::string run(config::Scenario cfg, TraceSource& traces, bool symmetry, uint32
     sim.value()->run_to_end();
     RunResult r = sim.value()->result();
     if (simulated) *simulated = r.simulated_npus;
-    ReportContext ctx;
-    ctx.workload = "case";
-    ctx.network_model = config::name_of(sim.value()->input().network_model);
-    ctx.compute_model = sim.value()->compute_model_label();
-    ctx.load_warnings = warnings;
-    nlohmann::json j = nlohmann::json::parse(report_json(r, ctx));
-    j.erase("engine");
-    return j.dump(1);
+    return test::report_without_engine(*sim.value(), r, warnings);
 }
 
 } // namespace

@@ -3,8 +3,11 @@
 #include <filesystem>
 
 #include "core/config/config_parse.h"
+#include "core/config/spellings.h"
+#include "core/report/report.h"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <fstream>
 #include <sstream>
@@ -133,6 +136,22 @@ std::string strip_host_fields(const std::string& report) {
         pos = eol + 1;
     }
     return out;
+}
+
+std::string without_engine(const std::string& report_json) {
+    nlohmann::json j = nlohmann::json::parse(report_json);
+    j.erase("engine");
+    return j.dump(1);
+}
+
+std::string report_without_engine(const Simulation& sim, const RunResult& r,
+                                  const std::vector<std::string>& load_warnings) {
+    ReportContext ctx;
+    ctx.workload = "case";
+    ctx.network_model = config::name_of(sim.input().network_model);
+    ctx.compute_model = sim.compute_model_label();
+    ctx.load_warnings = load_warnings;
+    return without_engine(report_json(r, ctx));
 }
 
 } // namespace astrolabe::test

@@ -65,4 +65,11 @@ RunResult run(config::Scenario cfg, const std::vector<std::string>& traces, cons
 // The same over any trace source (a prefix, generated ranks, embedded files).
 RunResult run(config::Scenario cfg, TraceSource& traces, const RunOptions& options = {});
 
+// A report with its `engine` section (event counts, wall time) taken out, dumped with indent 1: what two
+// runs that must agree (symmetric and full, copied and built graphs) are compared on.
+std::string without_engine(const std::string& report_json);
+// The report of a finished run of `sim` for workload "case", as above.
+std::string report_without_engine(const Simulation& sim, const RunResult& r,
+                                  const std::vector<std::string>& load_warnings);
+
 } // namespace astrolabe::test

@@ -8,7 +8,6 @@
 // transformer training and inference with DP/TP/PP/SP, stuck and unmatched workloads; and the inputs where
 // the reduction must not be used.
 #include "core/config/scenario.h"
-#include "core/config/spellings.h"
 #include "core/report/report.h"
 #include "core/session/generated_source.h"
 #include "core/session/generated_workload.h"
@@ -19,7 +18,6 @@
 #include "support/trace_builder.h"
 
 #include <catch2/catch.hpp>
-#include <nlohmann/json.hpp>
 
 #include <limits>
 #include <string>
@@ -55,15 +53,8 @@ Outcome simulate(config::Scenario cfg, TraceSource& traces, bool symmetry, bool 
     else
         sim.value()->run_to_end();
     RunResult r = sim.value()->result();
-    ReportContext ctx;
-    ctx.workload = "case";
-    ctx.network_model = config::name_of(sim.value()->input().network_model);
-    ctx.compute_model = sim.value()->compute_model_label();
-    ctx.load_warnings = warnings;
-    nlohmann::json j = nlohmann::json::parse(report_json(r, ctx));
-    j.erase("engine");
-    return {j.dump(1), timeline ? timeline_json(*sim.value(), r) : "", r.simulated_npus, r.symmetry,
-            r.complete};
+    return {test::report_without_engine(*sim.value(), r, warnings),
+            timeline ? timeline_json(*sim.value(), r) : "", r.simulated_npus, r.symmetry, r.complete};
 }
 
 Outcome run_once(config::Scenario cfg, TraceSource& traces, bool symmetry) {
@@ -103,10 +94,9 @@ Outcome session_once(const config::Scenario& sc, bool symmetry) {
     Session& s = *session.value();
     s.run();
     REQUIRE(s.phase() == SessionPhase::Done);
-    nlohmann::json j = nlohmann::json::parse(s.report_json());
-    j.erase("engine");
     const RunResult& r = s.result();
-    return {j.dump(1), s.timeline_json(), r.simulated_npus, r.symmetry, r.complete};
+    return {test::without_engine(s.report_json()), s.timeline_json(), r.simulated_npus, r.symmetry,
+            r.complete};
 }
 
 // A scenario of a generated workload (`generate`: the members of its "generate" object) on `network` under
