@@ -17,6 +17,7 @@ const zlib = require('zlib');
 const { serve } = require('../serve.cjs');
 const { stageChecks } = require('./stage_checks.cjs');
 const { hardwareChecks } = require('./hardware_checks.cjs');
+const { openApp } = require('./app_page.cjs');
 const { runMouseChecks } = require('./mouse_checks.cjs');
 const { sessionChecks } = require('./session_checks.cjs');
 const { searchChecks } = require('./search_checks.cjs');
@@ -98,16 +99,6 @@ function pngColours(buf) {
     cur.copy(prev);
   }
   return colours.size;
-}
-
-async function openApp(browser, url) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(url);
-  await page.waitForFunction(() => window.wasmReady === true, null, { timeout: 60000 });
-  return { context, page, errors };
 }
 
 (async () => {

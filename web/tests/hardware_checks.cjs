@@ -13,6 +13,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { selectAll } = require('./frames.cjs');
+const { openApp } = require('./app_page.cjs');
 
 function cliRows(cli, hwPath, op, extra = []) {
   const out = execFileSync(cli, ['collective-perf', '--op', op, '--hardware', hwPath, '--json', ...extra]);
@@ -49,12 +50,7 @@ async function pick(page, combo, item) {
 }
 
 async function hardwareChecks({ browser, base, cli, samplesDir, check }) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(base);
-  await page.waitForFunction(() => window.wasmReady === true, null, { timeout: 60000 });
+  const { context, page, errors } = await openApp(browser, base);
   const shots = path.join('build', 'screenshots');
   fs.mkdirSync(shots, { recursive: true });
   const hwDir = path.join(samplesDir, 'hardware');

@@ -16,6 +16,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { afterFrames } = require('./frames.cjs');
+const { openApp } = require('./app_page.cjs');
 
 async function rectOf(page, name) {
   await page.waitForFunction((n) => window.astrolabe.widgetRect(n) !== null, name, { timeout: 15000 });
@@ -68,19 +69,9 @@ function nativeLog(cli, spec, agent, seed, budget) {
   return fs.readFileSync(path.join(out, 'evaluations.jsonl'));
 }
 
-async function openPage(browser, url) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(url);
-  await page.waitForFunction(() => window.wasmReady === true, null, { timeout: 60000 });
-  return { context, page, errors };
-}
-
 async function searchChecks({ browser, base, cli, samplesDir, check, shotsDir }) {
   fs.mkdirSync(shotsDir, { recursive: true });
-  const { context, page, errors } = await openPage(browser, base);
+  const { context, page, errors } = await openApp(browser, base);
   const quick = path.join(samplesDir, 'search', 'quick.json');
   const AGENT = 'ga', SEED = 5, BUDGET = 40;
 
@@ -148,7 +139,7 @@ async function searchChecks({ browser, base, cli, samplesDir, check, shotsDir })
   // 4. Share search: the link restores the tab in a fresh profile.
   await clickWidget(page, 'search:share');
   const url = await page.evaluate(() => location.href);
-  const fresh = await openPage(browser, url);
+  const fresh = await openApp(browser, url);
   await rectOf(fresh.page, 'search:run'); // the Search tab is open
   const restored = await state(fresh.page);
   const mine = await state(page);
