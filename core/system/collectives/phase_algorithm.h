@@ -39,9 +39,13 @@ struct PhaseMembers {
     uint32_t npu(uint32_t i) const { return list ? (*list)[i] : base + i * stride; }
 };
 
+class RingPhase;
+
 class PhaseAlgorithm {
 public:
     virtual ~PhaseAlgorithm() = default;
+    // The ring/direct phase this is, if it is one (so make_phase_algorithm can reuse it).
+    virtual RingPhase* as_ring() { return nullptr; }
     virtual void on_start(PhaseActions& act) = 0;
     virtual void on_packet_received(PhaseActions& act) = 0;
     virtual void on_bundle_done(PhaseActions& act) = 0;

@@ -109,15 +109,21 @@ std::vector<PhaseSpec> plan_collective(const PlanRequest& req, const config::Sys
     return phases;
 }
 
-std::unique_ptr<PhaseAlgorithm> make_phase_algorithm(const PhaseSpec& spec, uint64_t data_size,
-                                                     bool min_tree) {
+std::unique_ptr<PhaseAlgorithm> make_phase_algorithm(const PhaseSpec& spec, uint64_t data_size, bool min_tree,
+                                                     std::unique_ptr<PhaseAlgorithm> recycled) {
     switch (spec.algorithm.algorithm) {
     case config::CollectiveAlgorithm::Ring:
-        return std::make_unique<RingPhase>(spec.type, data_size, spec.members, spec.my_index, false, -1,
+    case config::CollectiveAlgorithm::Direct: {
+        bool direct = spec.algorithm.algorithm == config::CollectiveAlgorithm::Direct;
+        int window = direct ? spec.algorithm.window : -1;
+        if (recycled && recycled->as_ring()) {
+            recycled->as_ring()->restart(spec.type, data_size, spec.members, spec.my_index, direct, window,
+                                         spec.clockwise);
+            return recycled;
+        }
+        return std::make_unique<RingPhase>(spec.type, data_size, spec.members, spec.my_index, direct, window,
                                            spec.clockwise);
-    case config::CollectiveAlgorithm::Direct:
-        return std::make_unique<RingPhase>(spec.type, data_size, spec.members, spec.my_index, true,
-                                           spec.algorithm.window, spec.clockwise);
+    }
     case config::CollectiveAlgorithm::HalvingDoubling:
         return std::make_unique<HalvingDoublingPhase>(spec.type, data_size, spec.members, spec.my_index);
     case config::CollectiveAlgorithm::DoubleBinaryTree:

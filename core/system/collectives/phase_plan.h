@@ -57,8 +57,9 @@ std::vector<PhaseSpec> plan_collective(const PlanRequest& req, const config::Sys
                                        const LogicalTopology& topo);
 
 // Builds the algorithm object of one phase for a chunk of `data_size` bytes. `min_tree` picks the tree of
-// a doubleBinaryTree phase.
-std::unique_ptr<PhaseAlgorithm> make_phase_algorithm(const PhaseSpec& spec, uint64_t data_size,
-                                                     bool min_tree);
+// a doubleBinaryTree phase. `recycled`, a finished phase of the same stream, is restarted in place when
+// both are ring/direct phases (no allocation per chunk), else dropped.
+std::unique_ptr<PhaseAlgorithm> make_phase_algorithm(const PhaseSpec& spec, uint64_t data_size, bool min_tree,
+                                                     std::unique_ptr<PhaseAlgorithm> recycled = nullptr);
 
 } // namespace astrolabe

@@ -19,9 +19,18 @@ const char* phase_type_name(PhaseType t) {
 }
 
 RingPhase::RingPhase(PhaseType type, uint64_t data_size, const PhaseMembers& members, uint32_t my_index,
-                     bool direct, int window, bool clockwise)
-    : type_(type), members_(members), n_(members.size), me_(my_index), direct_(direct),
-      dir_(clockwise ? 1 : -1) {
+                     bool direct, int window, bool clockwise) {
+    restart(type, data_size, members, my_index, direct, window, clockwise);
+}
+
+void RingPhase::restart(PhaseType type, uint64_t data_size, const PhaseMembers& members, uint32_t my_index,
+                        bool direct, int window, bool clockwise) {
+    type_ = type;
+    members_ = members;
+    n_ = members.size;
+    me_ = my_index;
+    direct_ = direct;
+    dir_ = clockwise ? 1 : -1;
     SIM_ASSERT(n_ >= 2, "a ring phase needs at least two members");
     switch (type_) {
     case PhaseType::AllReduce:
@@ -54,8 +63,14 @@ RingPhase::RingPhase(PhaseType type, uint64_t data_size, const PhaseMembers& mem
         nonzero_per_round_ = n_ - 1;
     }
     middle_point_ = n_ - 1;
+    free_packets_ = 0;
+    zero_ = nonzero_ = 0;
+    toggle_ = false;
+    received_ = 0;
     receiver_ = step(me_, dir_);
     sender_ = step(me_, -dir_);
+    packets_.clear(); // keeps the deque's block: a reused phase allocates nothing
+    finished_ = false;
 }
 
 uint32_t RingPhase::step(uint32_t index, int delta) const {

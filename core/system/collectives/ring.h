@@ -23,6 +23,11 @@ public:
     // `clockwise`: send to the next member, receive from the previous one (else the other way round).
     RingPhase(PhaseType type, uint64_t data_size, const PhaseMembers& members, uint32_t my_index, bool direct,
               int window = -1, bool clockwise = true);
+    // The same phase as a fresh object, in this one (a collective engine reuses a stream's ring phase
+    // from chunk to chunk instead of allocating one per phase).
+    void restart(PhaseType type, uint64_t data_size, const PhaseMembers& members, uint32_t my_index,
+                 bool direct, int window, bool clockwise);
+    RingPhase* as_ring() override { return this; }
 
     void on_start(PhaseActions& act) override;
     void on_packet_received(PhaseActions& act) override;

@@ -246,8 +246,8 @@ void CollectiveEngine::proceed_to_next_phase(uint32_t s) {
     if (finished) {
         Stream& st = streams_[s];
         st.live = false;
-        st.algo.reset();
-        streams_.release(s);
+        streams_.release(s); // keeps its finished phase object for the record's next use
+
         if (old_q >= 0) {
             --npus_[npu].running[static_cast<size_t>(old_q)];
             admit(npu, static_cast<uint32_t>(old_q));
@@ -256,7 +256,8 @@ void CollectiveEngine::proceed_to_next_phase(uint32_t s) {
     }
     Stream& st = streams_[s];
     const PhaseSpec& ph = datasets_[ds_id].phases[st.next_phase++];
-    st.algo = make_phase_algorithm(ph, st.data_size, (st.min_tree_bits >> (st.next_phase - 1)) & 1u);
+    st.algo = make_phase_algorithm(ph, st.data_size, (st.min_tree_bits >> (st.next_phase - 1)) & 1u,
+                                   std::move(st.algo));
     st.local = ph.local;
     st.data_size = st.algo->final_data_size();
     st.queue = static_cast<int32_t>(ph.queue);
