@@ -176,7 +176,13 @@ void ring_finish(const RingTemplate& tpl, const std::vector<TimeNs>& in_delay, s
 
 FastRing::FastRing(Engine& engine, const AnalyticalNetwork& network, uint32_t endpoint_delay_ns,
                    double local_mem_bw_gbps, uint32_t active_chunks, uint32_t npus)
-    : engine_(engine), network_(network), endpoint_delay_(endpoint_delay_ns),
+    : engine_(engine), analytical_(&network), endpoint_delay_(endpoint_delay_ns),
+      local_mem_bw_(local_mem_bw_gbps), active_chunks_(std::max<uint32_t>(1, active_chunks)),
+      ordinals_(npus) {}
+
+FastRing::FastRing(Engine& engine, CongestionNetwork& network, uint32_t endpoint_delay_ns,
+                   double local_mem_bw_gbps, uint32_t active_chunks, uint32_t npus)
+    : engine_(engine), congestion_(&network), endpoint_delay_(endpoint_delay_ns),
       local_mem_bw_(local_mem_bw_gbps), active_chunks_(std::max<uint32_t>(1, active_chunks)),
       ordinals_(npus) {}
 
@@ -222,9 +228,19 @@ void FastRing::complete(Pending& p) {
     // q itself clockwise (dir +1), n - 1 - q anticlockwise.
     auto member = [&](uint32_t q) { return tpl.dir > 0 ? q : n - 1 - q; };
     in_delay_.resize(n);
+    in_link_.resize(n);
     for (uint32_t q = 0; q < n; ++q) {
-        uint32_t from = member((q + n - 1) % n), to = member(q);
-        in_delay_[q] = network_.delay(p.spec.members.npu(from), p.spec.members.npu(to), tpl.message_bytes);
+        uint32_t from = p.spec.members.npu(member((q + n - 1) % n)), to = p.spec.members.npu(member(q));
+        if (analytical_) {
+            in_delay_[q] = analytical_->delay(from, to, tpl.message_bytes);
+            continue;
+        }
+        // Congestion: the one link from `from` to `to`, never waited for (the run check proved both).
+        in_link_[q] = congestion_->direct_link(from, to);
+        SIM_ASSERT(
+            in_link_[q] != CongestionNetwork::kNoLink,
+            "fast ring: a ring send crosses more than one link (the run check should have refused it)");
+        in_delay_[q] = congestion_->arrival_ns(in_link_[q], tpl.message_bytes);
     }
     // Chunks run at once: never more than there are (so the heaps stay small when the limit is large).
     const uint32_t slots = std::max<uint32_t>(1, std::min(active_chunks_, p.chunks));
@@ -253,6 +269,9 @@ void FastRing::complete(Pending& p) {
         }
     }
     const uint64_t sends = uint64_t(n) * k_sends * p.chunks;
+    if (congestion_)
+        for (uint32_t q = 0; q < n; ++q)
+            congestion_->count_unqueued(in_link_[q], tpl.message_bytes, uint64_t(k_sends) * p.chunks);
     messages_ += sends;
     bytes_ += sends * tpl.message_bytes;
     ++collectives_;

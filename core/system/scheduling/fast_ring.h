@@ -17,10 +17,17 @@
 // The same-ns order of events is what this skips; it cannot change a result when nothing but the
 // collective runs on each member NPU meanwhile and nothing else crosses NPUs. fast_ring_check.h proves
 // that statically for a whole run (or the run keeps the event path).
+//
+// Under the congestion model the same recurrence holds where no chunk ever waits for a link: then every
+// message costs its link's fixed floor(latency + B / bw) and the link's FIFO never holds a chunk, so its
+// state (busy or not) reaches nothing. fast_ring_check.h proves that too (each send crosses one link that
+// only its sender uses, and the sender's sends are further apart than the link is busy); the links' bytes
+// and busy time are then counted per collective, and their peak queues stay 0, as in the event path.
 #pragma once
 
 #include "core/engine/engine.h"
 #include "core/network/analytical_network.h"
+#include "core/network/congestion_network.h"
 #include "core/system/collectives/phase_plan.h"
 
 #include <cstdint>
@@ -60,6 +67,9 @@ class FastRing {
 public:
     FastRing(Engine& engine, const AnalyticalNetwork& network, uint32_t endpoint_delay_ns,
              double local_mem_bw_gbps, uint32_t active_chunks, uint32_t npus);
+    // Under the congestion model, on a run fast_ring_check.h accepted for it (no chunk ever waits).
+    FastRing(Engine& engine, CongestionNetwork& network, uint32_t endpoint_delay_ns, double local_mem_bw_gbps,
+             uint32_t active_chunks, uint32_t npus);
 
     // Member `npu` starts a collective now: `spec` is its (only) phase, `chunks` streams of `chunk` bytes.
     // `on_done` runs (as an engine event) when its last chunk finishes.
@@ -94,7 +104,8 @@ private:
     uint32_t next_ordinal(uint32_t npu, uint32_t group_id);
 
     Engine& engine_;
-    const AnalyticalNetwork& network_;
+    const AnalyticalNetwork* analytical_ = nullptr; // one of the two
+    CongestionNetwork* congestion_ = nullptr;
     uint32_t endpoint_delay_;
     double local_mem_bw_;
     uint32_t active_chunks_;
@@ -102,6 +113,7 @@ private:
     std::unordered_map<Key, Pending, KeyHash> pending_;
     // Scratch of complete(), kept to avoid allocating per collective.
     std::vector<TimeNs> t_, in_delay_, finish_, heap_;
+    std::vector<uint32_t> in_link_; // congestion: per position, the link it receives over
     RingScratch scratch_;
     uint64_t messages_ = 0, bytes_ = 0, collectives_ = 0;
 };

@@ -12,9 +12,27 @@
 // - every member of a communicator group issues the same sequence of collectives on it (type, size,
 //   dimensions), so the k-th collective of a group is the same on every member.
 // The caller adds what is not in the traces: the analytical network, no symmetry, no custom collectives.
+//
+// Under the congestion model (fast_ring_congestion_applies) a message's cost depends on what else its
+// links carry, so the run must show in addition that no chunk ever waits for a link:
+// - every ring send crosses exactly one link (from its sender to its ring neighbour: Ring and
+//   FullyConnected dimensions whose ring neighbours are adjacent; never a Switch, whose up and down links
+//   many senders share). So link a -> b carries only NPU a's ring sends to b;
+// - at most one active chunk per NPU (active-chunks-per-dimension <= 1). With the total order above,
+//   NPU a's sends are then one chain: send k + 1 follows send k by at least D_k, the bundle delay after
+//   receive k (S_{k+1} = R_k + D_k and R_k >= S_k), and the first send of the next chunk or collective
+//   follows the last one by at least D_K;
+// - every bundle delay after a receive, D_1 .. D_K of every collective's template, exceeds the link's
+//   serialisation floor(B / bw) of that collective's messages.
+// Then each chunk frees its link (at S_k + floor(B / bw)) in an earlier ns than the next send, so no chunk
+// ever waits, no link queue ever holds one (peak queues stay 0) and every message costs exactly
+// floor(latency + B / bw): the analytical recurrence with that delay. Runs where chunks may queue keep the
+// event path: which of a send and a link release in the same ns runs first decides a link's peak queue,
+// and the recurrence does not know the engine's order.
 #pragma once
 
 #include "core/config/config_types.h"
+#include "core/network/congestion_network.h"
 #include "core/system/collectives/phase_plan.h"
 #include "core/system/scheduling/workload_graph.h"
 
@@ -26,6 +44,12 @@ namespace astrolabe {
 // True when the traces allow the fast path; else `why` names the first thing that does not.
 bool fast_ring_applies(const std::vector<WorkloadGraph>& graphs, const GroupTable& groups,
                        const config::SystemConfig& sys, const LogicalTopology& topo, std::string& why);
+
+// The same under the congestion model `net` (the header comment's further conditions). May create
+// FullyConnected links of `net` (asking for routes), which carry nothing until used.
+bool fast_ring_congestion_applies(const std::vector<WorkloadGraph>& graphs, const GroupTable& groups,
+                                  const config::SystemConfig& sys, const LogicalTopology& topo,
+                                  CongestionNetwork& net, std::string& why);
 
 // Whether node `v` of `g` is an ancestor or a descendant of every other node, for each node of `nodes`
 // (all of them ordered: true). Linear in nodes and edges.
