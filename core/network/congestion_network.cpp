@@ -79,7 +79,7 @@ uint32_t CongestionNetwork::direct_link(uint32_t src, uint32_t dst) {
     return LinkTopology::arrived(after, dst) ? l : kNoLink;
 }
 
-void CongestionNetwork::count_unqueued(uint32_t l, uint64_t bytes, uint64_t chunks) {
+void CongestionNetwork::count_transmitted(uint32_t l, uint64_t bytes, uint64_t chunks) {
     fabric_.counters[l].bytes += bytes * chunks;
     fabric_.counters[l].busy_ns += serialisation_ns(l, bytes) * chunks;
 }

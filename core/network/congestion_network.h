@@ -41,8 +41,13 @@ public:
     // floor(latency + B / bw) after it starts.
     TimeNs serialisation_ns(uint32_t link, uint64_t bytes) const;
     TimeNs arrival_ns(uint32_t link, uint64_t bytes) const;
-    // Counts `chunks` chunks of `bytes` that crossed `link` without waiting, as `transmit` would.
-    void count_unqueued(uint32_t link, uint64_t bytes, uint64_t chunks);
+    // Counts `chunks` chunks of `bytes` that crossed `link`, as `transmit` would.
+    void count_transmitted(uint32_t link, uint64_t bytes, uint64_t chunks);
+    // `waiting` chunks wait behind the one on `link` (its peak queue, as `forward` keeps it).
+    void note_waiting(uint32_t link, uint64_t waiting) {
+        LinkCounters& c = fabric_.counters[link];
+        if (waiting > c.peak_queue) c.peak_queue = waiting;
+    }
 
 private:
     static constexpr uint32_t kNone = UINT32_MAX;

@@ -293,10 +293,11 @@ Result<std::unique_ptr<Simulation>> Simulation::create(SimulationInput input,
                     sys.local_mem_bw_gbps, sys.active_chunks_per_dimension, n);
         } else {
             auto& net = static_cast<CongestionNetwork&>(*p.network);
-            if (fast_ring_congestion_applies(in.graphs, in.groups, sys, p.topology, net, why))
+            bool queues = false;
+            if (fast_ring_congestion_applies(in.graphs, in.groups, sys, p.topology, net, queues, why))
                 p.fast_ring =
                     std::make_unique<FastRing>(p.engine, net, sys.endpoint_delay_ns, sys.local_mem_bw_gbps,
-                                               sys.active_chunks_per_dimension, n);
+                                               sys.active_chunks_per_dimension, n, queues);
         }
         if (p.fast_ring) p.collectives->set_fast_ring(p.fast_ring.get());
         p.fast_ring_note = p.fast_ring ? "on" : "off: " + why;

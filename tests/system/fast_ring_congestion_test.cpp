@@ -43,19 +43,22 @@ struct Case {
     std::vector<std::string> traces;
 };
 
-// `condition`: -1 keeps every condition the generator can keep (the run may still queue, by its sizes);
-// 0 two active chunks, 1 a Switch dimension, 2 a group ring whose neighbours are not adjacent, 3 a
-// bandwidth so low that every link is busy far longer than the endpoint delay (sends queue).
+// `condition`: -1 keeps every condition the generator can keep (links may queue, by the sizes and
+// bandwidths); -2 too, with a few ns of everything (1 GB/s links, messages of a few bytes, endpoint delays
+// and latencies of a few ns), so that sends and releases meet in one ns often; 0 two active chunks, 1 a
+// Switch dimension, 2 a group ring whose neighbours are not adjacent. (The check's endpoint-delay-0
+// condition cannot be reached from a config: the system JSON refuses 0, as ASTRA-sim aborts on it.)
 Case random_case(std::mt19937& rng, int condition) {
     auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
     Case c;
-    const bool two_d = condition < 0 && pick(0, 3) == 0;
+    const bool ties = condition == -2;
+    const bool two_d = condition == -1 && pick(0, 3) == 0;
     const uint32_t a = static_cast<uint32_t>(pick(condition == 2 ? 4 : 2, two_d ? 4 : 9)), b = two_d ? 2 : 1;
     const uint32_t npus = a * b;
     // Bandwidths from 20 GB/s (a 4 KiB message holds a link 190 ns) to 20000 (a 1 MiB one 48 ns).
     const int bws[] = {20, 200, 2000, 20000};
-    auto bw = [&]() { return std::to_string(condition == 3 ? 1 : bws[pick(0, 3)]); };
-    auto lat = [&]() { return std::to_string(pick(0, 3) == 0 ? 0 : pick(1, 900)); };
+    auto bw = [&]() { return std::to_string(ties ? 1 : bws[pick(0, 3)]); };
+    auto lat = [&]() { return std::to_string(ties ? pick(0, 4) : pick(0, 3) == 0 ? 0 : pick(1, 900)); };
     // (A FullyConnected dimension has a link per pair, so only a Ring puts condition 2's ring on two hops.)
     std::string kind0 = condition == 1                     ? "Switch"
                         : condition < 2 && pick(0, 3) == 0 ? "FullyConnected"
@@ -69,7 +72,7 @@ Case random_case(std::mt19937& rng, int condition) {
     c.cfg.network_model = config::NetworkModel::Congestion;
     const char* mem_bw[] = {"", ", \"local-mem-bw\": 50", ", \"local-mem-bw\": 1600"};
     std::string sys = std::string("{\"scheduling-policy\": \"") + (pick(0, 1) ? "FIFO" : "LIFO") +
-                      "\", \"endpoint-delay\": " + std::to_string(pick(1, 60)) +
+                      "\", \"endpoint-delay\": " + std::to_string(ties ? pick(1, 6) : pick(1, 60)) +
                       ", \"active-chunks-per-dimension\": " + (condition == 0 ? "2" : "1") +
                       ", \"preferred-dataset-splits\": " + std::to_string(pick(1, 5)) + mem_bw[pick(0, 2)] +
                       "}";
@@ -100,14 +103,13 @@ Case random_case(std::mt19937& rng, int condition) {
     std::vector<Coll> plan;
     const int steps = pick(1, 4);
     for (int s = 0; s < steps; ++s) {
-        // Tiny (the guard), small, up to 1 MiB; condition 3 at least 64 KiB, messages of 1 KiB and more.
-        const int scale = condition == 3 ? 3 : pick(0, 2);
-        uint64_t bytes = static_cast<uint64_t>(scale == 0   ? pick(1, 64)
+        // Tiny (the guard), small, up to 1 MiB; few-ns runs up to 400 bytes.
+        const int scale = ties ? 0 : pick(0, 2);
+        uint64_t bytes = static_cast<uint64_t>(scale == 0   ? pick(1, ties ? 400 : 64)
                                                : scale == 1 ? pick(1, 8192)
-                                               : scale == 2 ? pick(1, 1 << 20)
-                                                            : pick(1 << 16, 1 << 20));
-        plan.push_back({condition == 3 ? CollectiveType::AllReduce : types[pick(0, 4)], bytes,
-                        groups && (condition == 2 || pick(0, 1) == 1), two_d ? pick(0, 1) : -1});
+                                                            : pick(1, 1 << 20));
+        plan.push_back({types[pick(0, 4)], bytes, groups && (condition == 2 || pick(0, 1) == 1),
+                        two_d ? pick(0, 1) : -1});
     }
     for (uint32_t r = 0; r < npus; ++r) {
         test::TraceBuilder t;
@@ -161,29 +163,55 @@ TEST_CASE("ring fast path, congestion: randomised runs equal the event path per 
         CHECK(p.fast.messages == p.event.messages);
         CHECK(p.fast.links.size() == p.event.links.size());
         CHECK(report_of(p.fast) == report_of(p.event));
-        // A run in which some chunk waited for a link is one the check must have refused (the proof
-        // says none waits on an accepted run; the report comparison above would catch it too).
-        if (max_link_queue(p.event) > 0) {
-            ++queued;
-            CHECK(p.fast.fast_ring != "on");
-        }
         if (p.fast.fast_ring == "on") {
             ++fast_runs;
             CHECK(p.fast.events < p.event.events);
+            queued += max_link_queue(p.event) > 0; // the recurrence kept the links' FIFOs
         }
     }
-    // Both sides must be exercised: accepted runs, and runs whose links queue.
-    INFO(fast_runs << " fast, " << queued << " queued, of " << runs);
-    CHECK(fast_runs >= runs / 4);
+    // Both kinds of accepted run must be exercised: no chunk waits (closed form) and chunks wait.
+    INFO(fast_runs << " fast, " << queued << " of them queued, of " << runs);
+    CHECK(fast_runs >= runs * 9 / 10);
     CHECK(queued >= runs / 10);
     WARN(fast_runs << " of " << runs << " randomised congestion runs took the fast path, " << queued
-                   << " queued somewhere");
+                   << " of them with queues");
+}
+
+TEST_CASE("ring fast path, congestion: runs where sends and releases meet in one ns equal the event path",
+          "[system][fast_ring][congestion]") {
+    // 1 GB/s links (a byte holds one for 0.93 ns), collectives of 1 to 400 bytes, endpoint delays of 1 to 6
+    // ns and latencies of 0 to 4: links queue in most runs and a send often falls in the ns its link's
+    // chunk frees it, where the peak queue depends on the engine's order (fast_ring_check.h). Runs where
+    // a bundle stage equals a serialisation are refused; the rest must equal the event path.
+    std::mt19937 rng(1126);
+    int fast_runs = 0, queued = 0, refused_ties = 0;
+    const int runs = 300;
+    for (int i = 0; i < runs; ++i) {
+        Case c = random_case(rng, -2);
+        Pair p = run_both(c);
+        INFO("case " << i << ": fast path " << p.fast.fast_ring);
+        REQUIRE(p.fast.complete);
+        CHECK(report_of(p.fast) == report_of(p.event));
+        if (p.fast.fast_ring == "on") {
+            ++fast_runs;
+            queued += max_link_queue(p.event) > 0;
+        } else {
+            // Only the same-ns condition may refuse these (every other one holds by construction).
+            CHECK(p.fast.fast_ring.find("as long as a bundle stage") != std::string::npos);
+            ++refused_ties;
+        }
+    }
+    INFO(fast_runs << " fast (" << queued << " queued), " << refused_ties << " refused, of " << runs);
+    CHECK(queued >= runs / 4);
+    CHECK(refused_ties >= runs / 20);
+    WARN(fast_runs << " of " << runs << " few-ns runs took the fast path (" << queued << " with queues), "
+                   << refused_ties << " refused for a stage equal to a serialisation");
 }
 
 TEST_CASE("ring fast path, congestion: a run that breaks one condition keeps the event path",
           "[system][fast_ring][congestion]") {
     std::mt19937 rng(7);
-    for (int condition = 0; condition < 4; ++condition) {
+    for (int condition = 0; condition < 3; ++condition) {
         for (int i = 0; i < 25; ++i) {
             Case c = random_case(rng, condition);
             Pair p = run_both(c);
@@ -253,11 +281,12 @@ TEST_CASE("ring fast path, congestion: the bench's asymmetric workload at 64 NPU
     CHECK(p.event.links[0].bytes == 4 * 2 * 63 * ((1u << 20) / 4 / 64 * 2 + (256u << 10) / 4 / 64));
     CHECK(max_link_queue(p.event) == 0);
     CHECK(p.fast.events == 64 * 6); // one per node: 3 computes and 3 all-reduces
-    // With the bench's 50 GB/s a 4096-byte message holds a link 76 ns > 10 ns: refused, and links queue.
+    // With the bench's 50 GB/s a 4096-byte message holds a link 76 ns > 10 ns: chunks wait (the event
+    // path's links report peak queues), and the stepped recurrence with the links' FIFOs takes the run.
     c.cfg.network =
         test::network_yaml("topology: [Ring]\nnpus_count: [64]\nbandwidth: [50]\nlatency: [500]\n");
     Pair slow = run_both(c);
-    CHECK(slow.fast.fast_ring.find("chunks may queue") != std::string::npos);
+    CHECK(slow.fast.fast_ring == "on");
     CHECK(max_link_queue(slow.event) > 0);
     CHECK(report_of(slow.fast) == report_of(slow.event));
 }
@@ -266,9 +295,12 @@ TEST_CASE("ring fast path, congestion: ASTRA-sim's congestion-aware anchors, eve
           "[system][fast_ring][congestion]") {
     // tests/data/astra_anchors_congestion.json with symmetry off: whichever path each case takes, every
     // NPU's finish and exposed communication stay ASTRA-sim's. Their 1 MiB collectives over 8 NPUs send
-    // 32 KiB+ messages that hold a 50 GB/s link for hundreds of ns, far more than the 10 ns endpoint delay,
-    // so the check must refuse every one (their links queue).
+    // messages that hold a 50 GB/s link for hundreds of ns or more, far longer than the 10 ns endpoint
+    // delay, so chunks queue. The 1-D Ring ring collectives with one active chunk take the stepped
+    // recurrence with the links' FIFOs (at least ar8_ring_Ring_split1_aware: 8 NPUs, a 1 MiB all-reduce in
+    // one chunk); Switch networks, direct algorithms and several active chunks keep the event path.
     int fast = 0, cases = 0;
+    std::string names;
     for (const auto& c : test::load_anchors("astra_anchors_congestion.json")) {
         if (c.tag == "custom") continue;
         INFO("case " << c.name);
@@ -285,9 +317,14 @@ TEST_CASE("ring fast path, congestion: ASTRA-sim's congestion-aware anchors, eve
         }
         CHECK(finish == c.finish_ns);
         CHECK(exposed == c.exposed_comm_ns);
-        fast += r.fast_ring == "on";
+        if (r.fast_ring == "on") {
+            ++fast;
+            names += " " + c.name;
+        }
+        if (c.name == "ar8_ring_Ring_split1_aware") CHECK(r.fast_ring == "on");
         ++cases;
     }
     CHECK(cases == 26);
-    CHECK(fast == 0);
+    WARN(fast << " congestion-aware anchor cases took the fast path:" << names);
+    CHECK(fast >= 3);
 }

@@ -205,16 +205,20 @@ bool fast_ring_applies(const std::vector<WorkloadGraph>& graphs, const GroupTabl
 
 bool fast_ring_congestion_applies(const std::vector<WorkloadGraph>& graphs, const GroupTable& groups,
                                   const config::SystemConfig& sys, const LogicalTopology& topo,
-                                  CongestionNetwork& net, std::string& why) {
+                                  CongestionNetwork& net, bool& queues, std::string& why) {
+    queues = false;
     if (sys.active_chunks_per_dimension > 1) {
-        why = "congestion model with more than one active chunk per dimension (chunks may queue on a link)";
+        why = "congestion model with more than one active chunk per dimension (an NPU's chunks share its "
+              "links)";
         return false;
     }
-    auto unqueued = [&net](const PhaseSpec& spec, const RingTemplate& tpl, std::string& why_not) {
+    std::vector<TimeNs> stages, sers; // every template's last bundle stages; every message's serialisation
+    auto one_hop = [&](const PhaseSpec& spec, const RingTemplate& tpl, std::string& why_not) {
         const uint32_t n = spec.members.size;
         TimeNs gap = kTimeNever; // the least bundle delay after a receive: the least time between two sends
         for (uint32_t k = 1; k <= tpl.sends(); ++k)
             gap = std::min(gap, tpl.delays[k]);
+        stages.insert(stages.end(), tpl.last_stage.begin(), tpl.last_stage.end());
         for (uint32_t q = 0; q < n; ++q) {
             // Member 0's ring; on a multi-dimensional network every other line of the phase's dimension
             // is a translate of it with the same kind of links (routes are dimension-ordered).
@@ -227,16 +231,30 @@ bool fast_ring_congestion_applies(const std::vector<WorkloadGraph>& graphs, cons
                 return false;
             }
             const TimeNs ser = net.serialisation_ns(link, tpl.message_bytes);
-            if (gap <= ser) {
-                why_not = "congestion model: chunks may queue on NPU " + std::to_string(src) + "'s link (" +
-                          std::to_string(tpl.message_bytes) + "-byte messages hold it " +
-                          std::to_string(ser) + " ns, sends may come " + std::to_string(gap) + " ns apart)";
-                return false;
-            }
+            sers.push_back(ser);
+            queues = queues || gap <= ser;
         }
         return true;
     };
-    return applies(graphs, groups, sys, topo, unqueued, why);
+    if (!applies(graphs, groups, sys, topo, one_hop, why)) return false;
+    if (!queues) return true;
+    // Chunks may wait: the recurrence keeps each link's FIFO, and must know which of a send and a release
+    // in the same ns runs first (the header comment).
+    if (sys.endpoint_delay_ns == 0) {
+        why = "congestion model: chunks may queue and endpoint-delay is 0 (sends share their ns with "
+              "releases in an order the recurrence does not know)";
+        return false;
+    }
+    std::sort(stages.begin(), stages.end());
+    std::sort(sers.begin(), sers.end());
+    for (TimeNs s : sers)
+        if (std::binary_search(stages.begin(), stages.end(), s)) {
+            why = "congestion model: chunks may queue and a link is busy " + std::to_string(s) +
+                  " ns per chunk, as long as a bundle stage (a send may meet a release in the same ns in an "
+                  "order the recurrence does not know)";
+            return false;
+        }
+    return true;
 }
 
 } // namespace astrolabe
