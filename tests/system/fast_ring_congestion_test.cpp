@@ -45,19 +45,20 @@ struct Case {
 
 // `condition`: -1 keeps every condition the generator can keep (links may queue, by the sizes and
 // bandwidths); -2 too, with a few ns of everything (1 GB/s links, messages of a few bytes, endpoint delays
-// and latencies of a few ns), so that sends and releases meet in one ns often; 0 two active chunks, 1 a
+// and latencies of a few ns), so that sends and releases meet in one ns often; -3 as -2 with all-gathers
+// and all-reduces of up to 8 KiB alternating after a skewed start (see the test); 0 two active chunks, 1 a
 // Switch dimension, 2 a group ring whose neighbours are not adjacent. (The check's endpoint-delay-0
 // condition cannot be reached from a config: the system JSON refuses 0, as ASTRA-sim aborts on it.)
 Case random_case(std::mt19937& rng, int condition) {
     auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
     Case c;
-    const bool ties = condition == -2;
+    const bool mixed = condition == -3, ties = condition == -2 || mixed;
     const bool two_d = condition == -1 && pick(0, 3) == 0;
     const uint32_t a = static_cast<uint32_t>(pick(condition == 2 ? 4 : 2, two_d ? 4 : 9)), b = two_d ? 2 : 1;
     const uint32_t npus = a * b;
     // Bandwidths from 20 GB/s (a 4 KiB message holds a link 190 ns) to 20000 (a 1 MiB one 48 ns).
     const int bws[] = {20, 200, 2000, 20000};
-    auto bw = [&]() { return std::to_string(ties ? 1 : bws[pick(0, 3)]); };
+    auto bw = [&]() { return std::to_string(mixed ? (pick(0, 1) ? 1 : 20) : ties ? 1 : bws[pick(0, 3)]); };
     auto lat = [&]() { return std::to_string(ties ? pick(0, 4) : pick(0, 3) == 0 ? 0 : pick(1, 900)); };
     // (A FullyConnected dimension has a link per pair, so only a Ring puts condition 2's ring on two hops.)
     std::string kind0 = condition == 1                     ? "Switch"
@@ -70,12 +71,13 @@ Case random_case(std::mt19937& rng, int condition) {
                                    "]\nbandwidth: [" + bw() + "]\nlatency: [" + lat() + "]\n";
     c.cfg.network = test::network_yaml(yaml);
     c.cfg.network_model = config::NetworkModel::Congestion;
-    const char* mem_bw[] = {"", ", \"local-mem-bw\": 50", ", \"local-mem-bw\": 1600"};
+    const char* mem_bw[] = {"", ", \"local-mem-bw\": 50", ", \"local-mem-bw\": 1600",
+                            ", \"local-mem-bw\": 5"};
     std::string sys = std::string("{\"scheduling-policy\": \"") + (pick(0, 1) ? "FIFO" : "LIFO") +
                       "\", \"endpoint-delay\": " + std::to_string(ties ? pick(1, 6) : pick(1, 60)) +
                       ", \"active-chunks-per-dimension\": " + (condition == 0 ? "2" : "1") +
-                      ", \"preferred-dataset-splits\": " + std::to_string(pick(1, 5)) + mem_bw[pick(0, 2)] +
-                      "}";
+                      ", \"preferred-dataset-splits\": " + std::to_string(pick(1, 5)) +
+                      mem_bw[pick(0, mixed ? 3 : 2)] + "}";
     c.cfg.system = test::system_json(sys);
     // A communicator group of every rank in ring order (its neighbours adjacent, one link per send), or,
     // breaking condition 2, a ring of all but one NPU with two members swapped.
@@ -101,15 +103,17 @@ Case random_case(std::mt19937& rng, int condition) {
                                     CollectiveType::ReduceScatter, CollectiveType::AllToAll,
                                     CollectiveType::Barrier};
     std::vector<Coll> plan;
-    const int steps = pick(1, 4);
+    const int steps = mixed ? pick(2, 4) : pick(1, 4);
     for (int s = 0; s < steps; ++s) {
         // Tiny (the guard), small, up to 1 MiB; few-ns runs up to 400 bytes.
-        const int scale = ties ? 0 : pick(0, 2);
+        const int scale = mixed ? pick(0, 1) : ties ? 0 : pick(0, 2);
         uint64_t bytes = static_cast<uint64_t>(scale == 0   ? pick(1, ties ? 400 : 64)
                                                : scale == 1 ? pick(1, 8192)
                                                             : pick(1, 1 << 20));
-        plan.push_back({types[pick(0, 4)], bytes, groups && (condition == 2 || pick(0, 1) == 1),
-                        two_d ? pick(0, 1) : -1});
+        // Mixed: an all-gather (no reduction: its sends queue) then an all-reduce (reductions).
+        const CollectiveType type =
+            mixed ? (s % 2 ? CollectiveType::AllReduce : CollectiveType::AllGather) : types[pick(0, 4)];
+        plan.push_back({type, bytes, groups && (condition == 2 || pick(0, 1) == 1), two_d ? pick(0, 1) : -1});
     }
     for (uint32_t r = 0; r < npus; ++r) {
         test::TraceBuilder t;
@@ -118,7 +122,8 @@ Case random_case(std::mt19937& rng, int condition) {
         auto deps = [&]() { return prev < 0 ? test::Deps{} : test::Deps{static_cast<uint64_t>(prev)}; };
         for (const Coll& k : plan) {
             if (k.grouped && std::find(ranks.begin(), ranks.end(), r) == ranks.end()) continue;
-            t.comp(id, static_cast<uint64_t>(pick(0, 40)), deps()); // every rank its own compute time
+            t.comp(id, static_cast<uint64_t>(mixed ? pick(0, id == 0 ? 3000 : 2) : pick(0, 40)),
+                   deps()); // every rank its own
             prev = static_cast<int64_t>(id++);
             auto& n = t.coll(id, k.type, k.bytes, deps());
             if (k.grouped) n.pg_name = "1";
@@ -181,13 +186,17 @@ TEST_CASE("ring fast path, congestion: runs where sends and releases meet in one
           "[system][fast_ring][congestion]") {
     // 1 GB/s links (a byte holds one for 0.93 ns), collectives of 1 to 400 bytes, endpoint delays of 1 to 6
     // ns and latencies of 0 to 4: links queue in most runs and a send often falls in the ns its link's
-    // chunk frees it, where the peak queue depends on the engine's order (fast_ring_check.h). Runs where
-    // a bundle stage equals a serialisation are refused; the rest must equal the event path.
+    // chunk frees it, where the peak queue depends on the engine's order (fast_ring_check.h). Half the
+    // runs alternate all-gathers and all-reduces of up to 8 KiB after a start skewed by up to 3 us, on
+    // 1 or 20 GB/s links with reductions at 5 GB/s: late NPUs burst their sends into queues, so sends
+    // also meet the releases of chunks that left a queue (about 1 tie in 700 here, every one with a
+    // bundle stage shorter than the serialisation: the release first). Runs where a bundle stage equals a
+    // serialisation are refused; the rest must equal the event path.
     std::mt19937 rng(1126);
     int fast_runs = 0, queued = 0, refused_ties = 0;
-    const int runs = 300;
+    const int runs = 400;
     for (int i = 0; i < runs; ++i) {
-        Case c = random_case(rng, -2);
+        Case c = random_case(rng, i % 2 ? -3 : -2);
         Pair p = run_both(c);
         INFO("case " << i << ": fast path " << p.fast.fast_ring);
         REQUIRE(p.fast.complete);
