@@ -18,11 +18,13 @@
 // collective runs on each member NPU meanwhile and nothing else crosses NPUs. fast_ring_check.h proves
 // that statically for a whole run (or the run keeps the event path).
 //
-// Under the congestion model the same recurrence holds where no chunk ever waits for a link: then every
-// message costs its link's fixed floor(latency + B / bw) and the link's FIFO never holds a chunk, so its
-// state (busy or not) reaches nothing. fast_ring_check.h proves that too (each send crosses one link that
-// only its sender uses, and the sender's sends are further apart than the link is busy); the links' bytes
-// and busy time are then counted per collective, and their peak queues stay 0, as in the event path.
+// Under the congestion model each ring send crosses one link that only its sender uses, in its sender's
+// order (fast_ring_check.h proves it). Where no chunk ever waits for a link (sends further apart than the
+// link is busy), every message costs its link's fixed floor(latency + B / bw), the closed form holds and
+// peak queues stay 0. Otherwise the recurrence steps with each link's FIFO between send and arrival:
+// start = max(S_k, link free), link free = start + floor(B / bw), arrival = start + floor(latency + B / bw),
+// and replays the link's queue with the engine's same-ns order of sends and releases (fast_ring_check.h)
+// to count its peak queue. Either way the links' bytes and busy time are counted per collective.
 #pragma once
 
 #include "core/engine/engine.h"
