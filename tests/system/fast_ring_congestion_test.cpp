@@ -300,6 +300,41 @@ TEST_CASE("ring fast path, congestion: the bench's asymmetric workload at 64 NPU
     CHECK(report_of(slow.fast) == report_of(slow.event));
 }
 
+TEST_CASE("ring fast path, congestion: a bundle stage as long as a serialisation keeps the event path",
+          "[system][fast_ring][congestion]") {
+    // 4 NPUs on a 1 GB/s ring (1.073741824 bytes/ns), one 44-byte all-reduce in one chunk (NPU r after
+    // 100 r ns of compute): 11-byte messages hold a link floor(11 / 1.0737) = 10 ns. With a 10 ns
+    // endpoint delay a send may be scheduled in the very ns a dequeued chunk's release was, where the
+    // engine's order decides the peak queue: the check refuses it (conservatively: here no chunk happens
+    // to wait). With 9 ns chunks wait and the order is known (fast_ring_check.h); with 11 ns none waits.
+    // Every report equals the event path's.
+    Case c;
+    for (uint32_t r = 0; r < 4; ++r) {
+        // NPU r starts 100 r ns late, so the late ones find their receives waiting and send in bursts.
+        test::TraceBuilder t;
+        t.comp(0, 100 * r);
+        t.coll(1, CollectiveType::AllReduce, 44, {0});
+        c.traces.push_back(t.bytes());
+    }
+    c.cfg.network_model = config::NetworkModel::Congestion;
+    c.cfg.network = test::network_yaml("topology: [Ring]\nnpus_count: [4]\nbandwidth: [1]\nlatency: [3]\n");
+    for (int ep : {9, 10, 11}) {
+        INFO("endpoint delay " << ep);
+        c.cfg.system =
+            test::system_json(R"({"endpoint-delay": )" + std::to_string(ep) +
+                              R"(, "active-chunks-per-dimension": 1, "preferred-dataset-splits": 1})");
+        Pair p = run_both(c);
+        CHECK(report_of(p.fast) == report_of(p.event));
+        // 9 ns: sends come faster than the link frees, chunks wait; 11 ns: never.
+        if (ep != 10) CHECK((max_link_queue(p.event) > 0) == (ep == 9));
+        if (ep == 10)
+            CHECK(p.fast.fast_ring.find("busy 10 ns per chunk, as long as a bundle stage") !=
+                  std::string::npos);
+        else
+            CHECK(p.fast.fast_ring == "on");
+    }
+}
+
 TEST_CASE("ring fast path, congestion: ASTRA-sim's congestion-aware anchors, every NPU simulated",
           "[system][fast_ring][congestion]") {
     // tests/data/astra_anchors_congestion.json with symmetry off: whichever path each case takes, every

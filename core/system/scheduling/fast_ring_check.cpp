@@ -231,7 +231,7 @@ bool fast_ring_congestion_applies(const std::vector<WorkloadGraph>& graphs, cons
                 return false;
             }
             const TimeNs ser = net.serialisation_ns(link, tpl.message_bytes);
-            sers.push_back(ser);
+            if (sers.empty() || sers.back() != ser) sers.push_back(ser); // one per dimension, mostly
             queues = queues || gap <= ser;
         }
         return true;
