@@ -53,14 +53,35 @@ void CongestionNetwork::transmit(uint32_t l, uint32_t c) {
     SIM_ASSERT(!link.busy, "a chunk was put on a busy link");
     link.busy = true;
     const Chunk& ch = chunks_[c];
-    double ser = static_cast<double>(ch.bytes) / fabric_.bytes_per_ns_of(l);
-    auto ser_ns = static_cast<TimeNs>(ser);
-    auto arrive_ns = static_cast<TimeNs>(fabric_.latency_ns_of(l) + ser);
+    const TimeNs ser_ns = serialisation_ns(l, ch.bytes), arrive_ns = arrival_ns(l, ch.bytes);
     fabric_.counters[l].bytes += ch.bytes;
     fabric_.counters[l].busy_ns += ser_ns;
     // Arrival first, then the link's release: ASTRA-sim's order for events of equal time.
     engine_.schedule_in(arrive_ns, Callback{this, kArrive, c});
     engine_.schedule_in(ser_ns, Callback{this, kLinkFree, l});
+}
+
+TimeNs CongestionNetwork::serialisation_ns(uint32_t l, uint64_t bytes) const {
+    return static_cast<TimeNs>(static_cast<double>(bytes) / fabric_.bytes_per_ns_of(l));
+}
+
+TimeNs CongestionNetwork::arrival_ns(uint32_t l, uint64_t bytes) const {
+    // In double, as ASTRA-sim: latency + B / bw, floored once (not latency + floor(B / bw)).
+    double ser = static_cast<double>(bytes) / fabric_.bytes_per_ns_of(l);
+    return static_cast<TimeNs>(fabric_.latency_ns_of(l) + ser);
+}
+
+uint32_t CongestionNetwork::direct_link(uint32_t src, uint32_t dst) {
+    if (src == dst) return kNoLink;
+    RoutePosition after;
+    uint32_t l = fabric_.links.next_hop(RoutePosition{src, -1}, dst, after);
+    if (l >= state_.size()) grow_links();
+    return LinkTopology::arrived(after, dst) ? l : kNoLink;
+}
+
+void CongestionNetwork::count_transmitted(uint32_t l, uint64_t bytes, uint64_t chunks) {
+    fabric_.counters[l].bytes += bytes * chunks;
+    fabric_.counters[l].busy_ns += serialisation_ns(l, bytes) * chunks;
 }
 
 void CongestionNetwork::on_event(uint32_t kind, uint64_t arg) {

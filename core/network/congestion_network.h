@@ -32,6 +32,23 @@ public:
 
     size_t chunks_in_flight() const { return chunks_.in_use(); }
 
+    // For the ring fast path (core/system/scheduling/fast_ring.h), which moves chunks that provably never
+    // wait without events. The link a chunk from `src` to `dst` crosses when its route is that one link,
+    // else kNoLink.
+    static constexpr uint32_t kNoLink = UINT32_MAX;
+    uint32_t direct_link(uint32_t src, uint32_t dst);
+    // What `transmit` charges a chunk of `bytes` on `link`: floor(B / bw) of link time, and its arrival
+    // floor(latency + B / bw) after it starts.
+    TimeNs serialisation_ns(uint32_t link, uint64_t bytes) const;
+    TimeNs arrival_ns(uint32_t link, uint64_t bytes) const;
+    // Counts `chunks` chunks of `bytes` that crossed `link`, as `transmit` would.
+    void count_transmitted(uint32_t link, uint64_t bytes, uint64_t chunks);
+    // `waiting` chunks wait behind the one on `link` (its peak queue, as `forward` keeps it).
+    void note_waiting(uint32_t link, uint64_t waiting) {
+        LinkCounters& c = fabric_.counters[link];
+        if (waiting > c.peak_queue) c.peak_queue = waiting;
+    }
+
 private:
     static constexpr uint32_t kNone = UINT32_MAX;
     enum Kind : uint32_t { kArrive = 1, kLinkFree = 2 };

@@ -279,18 +279,27 @@ Result<std::unique_ptr<Simulation>> Simulation::create(SimulationInput input,
         for (const auto& ets : in.custom)
             custom = custom || !ets.empty();
         std::string why;
-        if (in.network_model != config::NetworkModel::Analytical)
-            why = "not the analytical network";
+        const auto& sys = in.system;
+        if (in.network_model == config::NetworkModel::Flow)
+            why = "the flow model";
         else if (p.symmetry.active())
             why = "symmetric run";
         else if (custom)
             why = "custom collectives";
-        else if (fast_ring_applies(in.graphs, in.groups, in.system, p.topology, why)) {
-            p.fast_ring = std::make_unique<FastRing>(
-                p.engine, static_cast<const AnalyticalNetwork&>(*p.network), in.system.endpoint_delay_ns,
-                in.system.local_mem_bw_gbps, in.system.active_chunks_per_dimension, n);
-            p.collectives->set_fast_ring(p.fast_ring.get());
+        else if (in.network_model == config::NetworkModel::Analytical) {
+            if (fast_ring_applies(in.graphs, in.groups, sys, p.topology, why))
+                p.fast_ring = std::make_unique<FastRing>(
+                    p.engine, static_cast<const AnalyticalNetwork&>(*p.network), sys.endpoint_delay_ns,
+                    sys.local_mem_bw_gbps, sys.active_chunks_per_dimension, n);
+        } else {
+            auto& net = static_cast<CongestionNetwork&>(*p.network);
+            bool queues = false;
+            if (fast_ring_congestion_applies(in.graphs, in.groups, sys, p.topology, net, queues, why))
+                p.fast_ring =
+                    std::make_unique<FastRing>(p.engine, net, sys.endpoint_delay_ns, sys.local_mem_bw_gbps,
+                                               sys.active_chunks_per_dimension, n, queues);
         }
+        if (p.fast_ring) p.collectives->set_fast_ring(p.fast_ring.get());
         p.fast_ring_note = p.fast_ring ? "on" : "off: " + why;
     }
     ExecutorOptions opt;

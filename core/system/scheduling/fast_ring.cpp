@@ -55,10 +55,13 @@ bool ring_template(const PhaseSpec& spec, uint64_t chunk, uint32_t endpoint_dela
     // The bundle delay exactly as CollectiveEngine charges it: the endpoint delay (10 ns on a group's
     // local ring), then for a packet to reduce 3 * floor(bytes / local-mem-bw).
     auto delay = [&](const Recorder& r) {
-        TimeNs d = spec.local ? 10 : endpoint_delay_ns;
+        const TimeNs endpoint = spec.local ? 10 : endpoint_delay_ns;
+        TimeNs reduce = 0;
         if (r.processed && local_mem_bw_gbps > 0)
-            d += 3 * static_cast<uint64_t>(static_cast<double>(r.bundle_bytes) / local_mem_bw_gbps);
-        return d;
+            reduce = 3 * static_cast<uint64_t>(static_cast<double>(r.bundle_bytes) / local_mem_bw_gbps);
+        // A reduction of 0 ns runs in the endpoint delay's bucket event, so that one is the last.
+        out.last_stage.push_back(reduce > 0 ? reduce : endpoint);
+        return endpoint + reduce;
     };
     // Member 0's view; every member runs the same code with its own index, so the sequence is theirs too.
     PhaseSpec mine = spec;
@@ -176,9 +179,15 @@ void ring_finish(const RingTemplate& tpl, const std::vector<TimeNs>& in_delay, s
 
 FastRing::FastRing(Engine& engine, const AnalyticalNetwork& network, uint32_t endpoint_delay_ns,
                    double local_mem_bw_gbps, uint32_t active_chunks, uint32_t npus)
-    : engine_(engine), network_(network), endpoint_delay_(endpoint_delay_ns),
+    : engine_(engine), analytical_(&network), endpoint_delay_(endpoint_delay_ns),
       local_mem_bw_(local_mem_bw_gbps), active_chunks_(std::max<uint32_t>(1, active_chunks)),
       ordinals_(npus) {}
+
+FastRing::FastRing(Engine& engine, CongestionNetwork& network, uint32_t endpoint_delay_ns,
+                   double local_mem_bw_gbps, uint32_t active_chunks, uint32_t npus, bool queues)
+    : engine_(engine), congestion_(&network), endpoint_delay_(endpoint_delay_ns),
+      local_mem_bw_(local_mem_bw_gbps), active_chunks_(std::max<uint32_t>(1, active_chunks)), ordinals_(npus),
+      queues_(queues) {}
 
 uint32_t FastRing::next_ordinal(uint32_t npu, uint32_t group_id) {
     auto& list = ordinals_[npu];
@@ -222,9 +231,22 @@ void FastRing::complete(Pending& p) {
     // q itself clockwise (dir +1), n - 1 - q anticlockwise.
     auto member = [&](uint32_t q) { return tpl.dir > 0 ? q : n - 1 - q; };
     in_delay_.resize(n);
+    in_link_.resize(n);
+    in_ser_.resize(n);
     for (uint32_t q = 0; q < n; ++q) {
-        uint32_t from = member((q + n - 1) % n), to = member(q);
-        in_delay_[q] = network_.delay(p.spec.members.npu(from), p.spec.members.npu(to), tpl.message_bytes);
+        uint32_t from = p.spec.members.npu(member((q + n - 1) % n)), to = p.spec.members.npu(member(q));
+        if (analytical_) {
+            in_delay_[q] = analytical_->delay(from, to, tpl.message_bytes);
+            continue;
+        }
+        // Congestion: the one link from `from` to `to`, which only `from` uses (the run check proved it).
+        in_link_[q] = congestion_->direct_link(from, to);
+        SIM_ASSERT(
+            in_link_[q] != CongestionNetwork::kNoLink,
+            "fast ring: a ring send crosses more than one link (the run check should have refused it)");
+        in_delay_[q] = congestion_->arrival_ns(in_link_[q], tpl.message_bytes);
+        in_ser_[q] = congestion_->serialisation_ns(in_link_[q], tpl.message_bytes);
+        if (queues_ && in_link_[q] >= links_.size()) links_.resize(in_link_[q] + 1);
     }
     // Chunks run at once: never more than there are (so the heaps stay small when the limit is large).
     const uint32_t slots = std::max<uint32_t>(1, std::min(active_chunks_, p.chunks));
@@ -242,7 +264,10 @@ void FastRing::complete(Pending& p) {
             }
             t_[q] = start + tpl.delays[0];
         }
-        ring_finish(tpl, in_delay_, t_, scratch_);
+        if (queues_)
+            steps_with_queues(tpl, t_); // one active chunk (the check): chunk c starts when c - 1 ends
+        else
+            ring_finish(tpl, in_delay_, t_, scratch_);
         for (uint32_t q = 0; q < n; ++q) {
             auto first = heap_.begin() + std::ptrdiff_t(q) * slots;
             // Chunks 0..c-1 are in the heap, less the one popped above once the places were full.
@@ -253,6 +278,9 @@ void FastRing::complete(Pending& p) {
         }
     }
     const uint64_t sends = uint64_t(n) * k_sends * p.chunks;
+    if (congestion_)
+        for (uint32_t q = 0; q < n; ++q)
+            congestion_->count_transmitted(in_link_[q], tpl.message_bytes, uint64_t(k_sends) * p.chunks);
     messages_ += sends;
     bytes_ += sends * tpl.message_bytes;
     ++collectives_;
@@ -260,6 +288,70 @@ void FastRing::complete(Pending& p) {
         SIM_ASSERT(finish_[q] >= engine_.now(),
                    "fast ring: a member would finish before the last one started");
         engine_.schedule_at(finish_[q], p.done[member(q)]);
+    }
+}
+
+// [SECTION] the recurrence with link queues (congestion model, fast_ring_check.h)
+
+void FastRing::release(LinkQueue& q) {
+    if (q.head == q.waiting.size()) {
+        q.busy = false;
+        return;
+    }
+    // The head of the queue goes on the wire the moment the link frees.
+    q.wire_ser = q.waiting[q.head++];
+    q.wire_free += q.wire_ser;
+    q.wire_dequeued = true;
+    if (q.head == q.waiting.size()) {
+        q.waiting.clear();
+        q.head = 0;
+    } else if (q.head > 1024 && 2 * q.head > q.waiting.size()) {
+        q.waiting.erase(q.waiting.begin(), q.waiting.begin() + std::ptrdiff_t(q.head));
+        q.head = 0;
+    }
+}
+
+TimeNs FastRing::send_on(uint32_t link, TimeNs at, TimeNs stage, TimeNs ser) {
+    LinkQueue& q = links_[link];
+    // Releases due before the send run first; one due in the same ns runs first when the chunk on the wire
+    // went at its own send (its release was scheduled in an event before the one that scheduled this
+    // send), or when it left the queue at a release `wire_ser` ns before and this send was scheduled
+    // `stage` < `wire_ser` ns before (later). The check refused runs where the two can be equal.
+    while (q.busy && (q.wire_free < at || (q.wire_free == at && (!q.wire_dequeued || stage < q.wire_ser)))) {
+        SIM_ASSERT(q.wire_free < at || !q.wire_dequeued || stage != q.wire_ser,
+                   "fast ring: a send meets a release in an order the run check should have refused");
+        release(q);
+    }
+    if (q.busy) {
+        q.waiting.push_back(ser);
+        congestion_->note_waiting(link, q.waiting.size() - q.head);
+    } else {
+        q.busy = true;
+        q.wire_free = at + ser;
+        q.wire_ser = ser;
+        q.wire_dequeued = false;
+    }
+    // FIFO: the chunk starts when the link is free of every chunk sent before it.
+    const TimeNs start = std::max(at, q.tail);
+    q.tail = start + ser;
+    return start;
+}
+
+void FastRing::steps_with_queues(const RingTemplate& tpl, std::vector<TimeNs>& t) {
+    // The recurrence of the header with the link between: S_k(q) = T_{k-1}(q) goes on q's link at
+    // max(S_k, the link free of q's earlier chunks), arrives floor(latency + B / bw) later, and
+    // R_k(q + 1) = max(S_k(q + 1), arrival). Each link carries its sender's chunks in the order sent.
+    const auto n = static_cast<uint32_t>(t.size());
+    arrival_.resize(n);
+    for (uint32_t k = 1; k <= tpl.sends(); ++k) {
+        const TimeNs stage = tpl.last_stage[k - 1];
+        for (uint32_t q = 0; q < n; ++q) {
+            const uint32_t to = q + 1 == n ? 0 : q + 1;
+            arrival_[to] = send_on(in_link_[to], t[q], stage, in_ser_[to]) + in_delay_[to];
+        }
+        const TimeNs d = tpl.delays[k];
+        for (uint32_t q = 0; q < n; ++q)
+            t[q] = std::max(t[q], arrival_[q]) + d;
     }
 }
 

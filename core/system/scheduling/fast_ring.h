@@ -17,10 +17,19 @@
 // The same-ns order of events is what this skips; it cannot change a result when nothing but the
 // collective runs on each member NPU meanwhile and nothing else crosses NPUs. fast_ring_check.h proves
 // that statically for a whole run (or the run keeps the event path).
+//
+// Under the congestion model each ring send crosses one link that only its sender uses, in its sender's
+// order (fast_ring_check.h proves it). Where no chunk ever waits for a link (sends further apart than the
+// link is busy), every message costs its link's fixed floor(latency + B / bw), the closed form holds and
+// peak queues stay 0. Otherwise the recurrence steps with each link's FIFO between send and arrival:
+// start = max(S_k, link free), link free = start + floor(B / bw), arrival = start + floor(latency + B / bw),
+// and replays the link's queue with the engine's same-ns order of sends and releases (fast_ring_check.h)
+// to count its peak queue. Either way the links' bytes and busy time are counted per collective.
 #pragma once
 
 #include "core/engine/engine.h"
 #include "core/network/analytical_network.h"
+#include "core/network/congestion_network.h"
 #include "core/system/collectives/phase_plan.h"
 
 #include <cstdint>
@@ -32,6 +41,9 @@ namespace astrolabe {
 // One chunk's phase as the recurrence sees it: K sends to the next member, D[0..K] bundle delays.
 struct RingTemplate {
     std::vector<TimeNs> delays; // D_0 .. D_K
+    // Per step, the delay of D_k's last registration on the NPU's buckets (the reduction when it costs
+    // something, else the endpoint delay): the send that follows is an event scheduled that long before.
+    std::vector<TimeNs> last_stage;
     uint64_t message_bytes = 0;
     int dir = 1; // +1: send to member i+1, receive from i-1
     uint32_t sends() const { return static_cast<uint32_t>(delays.size() - 1); }
@@ -60,6 +72,10 @@ class FastRing {
 public:
     FastRing(Engine& engine, const AnalyticalNetwork& network, uint32_t endpoint_delay_ns,
              double local_mem_bw_gbps, uint32_t active_chunks, uint32_t npus);
+    // Under the congestion model, on a run fast_ring_check.h accepted for it; `queues`: chunks may wait
+    // for links (the stepped recurrence with each link's FIFO), else none ever does (the closed form).
+    FastRing(Engine& engine, CongestionNetwork& network, uint32_t endpoint_delay_ns, double local_mem_bw_gbps,
+             uint32_t active_chunks, uint32_t npus, bool queues);
 
     // Member `npu` starts a collective now: `spec` is its (only) phase, `chunks` streams of `chunk` bytes.
     // `on_done` runs (as an engine event) when its last chunk finishes.
@@ -90,11 +106,25 @@ private:
             return static_cast<size_t>(h ^ (h >> 29));
         }
     };
+    // One link's FIFO as the event path keeps it (congestion_network.h), driven by its sender's sends.
+    struct LinkQueue {
+        TimeNs tail = 0;      // when the last chunk sent so far frees the link
+        TimeNs wire_free = 0; // when the chunk on the wire frees it
+        TimeNs wire_ser = 0;  // that chunk's serialisation
+        bool busy = false;
+        bool wire_dequeued = false;  // that chunk left the queue at a release (else it went at its send)
+        std::vector<TimeNs> waiting; // serialisations of the waiting chunks, from index `head`
+        size_t head = 0;
+    };
     void complete(Pending& p);
+    void steps_with_queues(const RingTemplate& tpl, std::vector<TimeNs>& t);
+    TimeNs send_on(uint32_t link, TimeNs at, TimeNs stage, TimeNs ser);
+    static void release(LinkQueue& q);
     uint32_t next_ordinal(uint32_t npu, uint32_t group_id);
 
     Engine& engine_;
-    const AnalyticalNetwork& network_;
+    const AnalyticalNetwork* analytical_ = nullptr; // one of the two
+    CongestionNetwork* congestion_ = nullptr;
     uint32_t endpoint_delay_;
     double local_mem_bw_;
     uint32_t active_chunks_;
@@ -102,6 +132,10 @@ private:
     std::unordered_map<Key, Pending, KeyHash> pending_;
     // Scratch of complete(), kept to avoid allocating per collective.
     std::vector<TimeNs> t_, in_delay_, finish_, heap_;
+    std::vector<uint32_t> in_link_; // congestion: per position, the link it receives over
+    std::vector<TimeNs> in_ser_, arrival_;
+    bool queues_ = false;
+    std::vector<LinkQueue> links_; // per link id, when queues_
     RingScratch scratch_;
     uint64_t messages_ = 0, bytes_ = 0, collectives_ = 0;
 };

@@ -4,6 +4,7 @@
 #include "core/system/scheduling/fast_ring.h"
 
 #include <algorithm>
+#include <functional>
 #include <tuple>
 
 namespace astrolabe {
@@ -79,8 +80,14 @@ bool totally_ordered(const WorkloadGraph& g, const std::vector<uint32_t>& nodes)
     return sweep(true) && sweep(false);
 }
 
-bool fast_ring_applies(const std::vector<WorkloadGraph>& graphs, const GroupTable& groups,
-                       const config::SystemConfig& sys, const LogicalTopology& topo, std::string& why) {
+namespace {
+
+// Called with every distinct collective's phase (member 0's view) and template; false (with `why`) refuses.
+using TemplateCheck = std::function<bool(const PhaseSpec&, const RingTemplate&, std::string&)>;
+
+bool applies(const std::vector<WorkloadGraph>& graphs, const GroupTable& groups,
+             const config::SystemConfig& sys, const LogicalTopology& topo, const TemplateCheck& extra,
+             std::string& why) {
     if (sys.replay_only) {
         why = "replay-only: collectives are replayed";
         return false;
@@ -183,8 +190,70 @@ bool fast_ring_applies(const std::vector<WorkloadGraph>& graphs, const GroupTabl
             RingTemplate tpl;
             if (!ring_template(phases[0], chunk, sys.endpoint_delay_ns, sys.local_mem_bw_gbps, tpl, why))
                 return false;
+            if (extra && !extra(phases[0], tpl, why)) return false;
         }
     }
+    return true;
+}
+
+} // namespace
+
+bool fast_ring_applies(const std::vector<WorkloadGraph>& graphs, const GroupTable& groups,
+                       const config::SystemConfig& sys, const LogicalTopology& topo, std::string& why) {
+    return applies(graphs, groups, sys, topo, nullptr, why);
+}
+
+bool fast_ring_congestion_applies(const std::vector<WorkloadGraph>& graphs, const GroupTable& groups,
+                                  const config::SystemConfig& sys, const LogicalTopology& topo,
+                                  CongestionNetwork& net, bool& queues, std::string& why) {
+    queues = false;
+    if (sys.active_chunks_per_dimension > 1) {
+        why = "congestion model with more than one active chunk per dimension (an NPU's chunks share its "
+              "links)";
+        return false;
+    }
+    std::vector<TimeNs> stages, sers; // every template's last bundle stages; every message's serialisation
+    auto one_hop = [&](const PhaseSpec& spec, const RingTemplate& tpl, std::string& why_not) {
+        const uint32_t n = spec.members.size;
+        TimeNs gap = kTimeNever; // the least bundle delay after a receive: the least time between two sends
+        for (uint32_t k = 1; k <= tpl.sends(); ++k)
+            gap = std::min(gap, tpl.delays[k]);
+        stages.insert(stages.end(), tpl.last_stage.begin(), tpl.last_stage.end());
+        for (uint32_t q = 0; q < n; ++q) {
+            // Member 0's ring; on a multi-dimensional network every other line of the phase's dimension
+            // is a translate of it with the same kind of links (routes are dimension-ordered).
+            const uint32_t src = spec.members.npu(q),
+                           dst = spec.members.npu(tpl.dir > 0 ? (q + 1) % n : (q + n - 1) % n);
+            const uint32_t link = net.direct_link(src, dst);
+            if (link == CongestionNetwork::kNoLink) {
+                why_not = "congestion model: NPU " + std::to_string(src) + "'s ring sends to NPU " +
+                          std::to_string(dst) + " cross more than one link";
+                return false;
+            }
+            const TimeNs ser = net.serialisation_ns(link, tpl.message_bytes);
+            if (sers.empty() || sers.back() != ser) sers.push_back(ser); // one per dimension, mostly
+            queues = queues || gap <= ser;
+        }
+        return true;
+    };
+    if (!applies(graphs, groups, sys, topo, one_hop, why)) return false;
+    if (!queues) return true;
+    // Chunks may wait: the recurrence keeps each link's FIFO, and must know which of a send and a release
+    // in the same ns runs first (the header comment).
+    if (sys.endpoint_delay_ns == 0) {
+        why = "congestion model: chunks may queue and endpoint-delay is 0 (sends share their ns with "
+              "releases in an order the recurrence does not know)";
+        return false;
+    }
+    std::sort(stages.begin(), stages.end());
+    std::sort(sers.begin(), sers.end());
+    for (TimeNs s : sers)
+        if (std::binary_search(stages.begin(), stages.end(), s)) {
+            why = "congestion model: chunks may queue and a link is busy " + std::to_string(s) +
+                  " ns per chunk, as long as a bundle stage (a send may meet a release in the same ns in an "
+                  "order the recurrence does not know)";
+            return false;
+        }
     return true;
 }
 
