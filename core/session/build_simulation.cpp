@@ -2,6 +2,8 @@
 #include "core/session/session.h"
 
 #include "core/base/parallel.h"
+#include "core/config/spellings.h"
+#include "core/hardware/collective_links.h"
 #include "core/session/graph_cache.h"
 #include "core/trace/trace_reader.h"
 
@@ -229,6 +231,17 @@ Result<std::unique_ptr<Simulation>> build_simulation(config::Scenario config, Tr
     input.network_model = config.network_model;
     input.compute_model = config.compute_model;
     input.systolic = config.systolic;
+    if (config.hardware) {
+        // Each collective as NCCL runs it on this system (core/hardware/collective_links.h). The link
+        // models keep the mapped NVLink and NIC links for everything.
+        if (config.network_model == config::NetworkModel::Analytical)
+            input.collective_links = hardware::collective_links(*config.hardware);
+        else
+            warnings.push_back(
+                std::string("hardware: the ") + config::name_of(config.network_model) +
+                " network model times collectives on the mapped NVLink and NIC links at a large "
+                "all-reduce's bandwidth; NCCL's per-size choice needs the analytical model");
+    }
     input.keep_timeline = options.keep_timeline;
     input.symmetry = options.symmetry;
     // A run stopped at --max-sim-time reports the time it reached, the last event's: the fast path has
