@@ -245,11 +245,7 @@ Result<std::unique_ptr<Simulation>> Simulation::create(SimulationInput input,
         break;
     }
     p.matcher = std::make_unique<P2PMatcher>(p.engine, *p.network);
-    if (in.symmetry && in.collective_links) {
-        // A linked whole-system collective is one flat ring over every rank, which translations along a
-        // lower dimension do not map onto itself, and a group's link depends on where it sits.
-        p.symmetry_note = "none: per-collective hardware timing";
-    } else if (in.symmetry) {
+    if (in.symmetry) {
         std::string why_not;
         p.symmetry = find_symmetry(sim->input_, why_not);
         p.symmetry.precompute(); // every message of the run asks it

@@ -114,6 +114,14 @@ TEST_CASE("run --hardware: each collective takes collective-perf's time for its 
     SECTION("deterministic: the same inputs give the same time") {
         CHECK(test::run(scenario(hw), traces).total_ns == r.total_ns);
     }
+    SECTION("a run of representatives (moves by whole nodes only) equals the full run") {
+        CHECK(r.simulated_npus == 8); // the two nodes are alike
+        RunOptions full;
+        full.symmetry = false;
+        RunResult f = test::run(scenario(hw), traces, full);
+        CHECK(f.simulated_npus == 16);
+        CHECK(f.total_ns == r.total_ns);
+    }
 }
 
 TEST_CASE("run --hardware: a group inside a node vs a group across nodes", "[hardware][run]") {
@@ -146,6 +154,9 @@ TEST_CASE("run --hardware: a group inside a node vs a group across nodes", "[har
     const uint64_t t_tp = perf_ns(one_node, CollOp::AllReduce, 32 << 20);
     const uint64_t t_dp = perf_ns(two_gpus, CollOp::AllReduce, 128ull << 20);
     CHECK(r.total_ns == t_tp + t_dp);
+    RunOptions full;
+    full.symmetry = false;
+    CHECK(test::run(sc, traces, full).total_ns == r.total_ns);
     CHECK(hardware::choose(one_node, CollOp::AllReduce, 32 << 20).algo == NcclAlgo::Nvls);
 
     SECTION("the group's shape and the system it sees") {
