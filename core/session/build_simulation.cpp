@@ -4,6 +4,7 @@
 #include "core/base/parallel.h"
 #include "core/config/spellings.h"
 #include "core/hardware/collective_links.h"
+#include "core/hardware/hardware_mapping.h"
 #include "core/session/graph_cache.h"
 #include "core/trace/trace_reader.h"
 
@@ -91,6 +92,12 @@ Result<std::unique_ptr<Simulation>> build_simulation(config::Scenario config, Tr
                                                      std::vector<std::string>& warnings,
                                                      const RunOptions& options, SessionHost* host) {
     constexpr size_t kMaxProblems = 20;
+    if (config.hardware && config.network.dims.empty()) {
+        // A scenario that describes a real system instead of a network and a system (docs/hardware.md).
+        hardware::MappedSystem m = hardware::map_system(*config.hardware);
+        config.network = std::move(m.network);
+        config.system = std::move(m.system);
+    }
     const uint64_t npus = config.network.npus();
     if (npus == 0) return Status::error("network: no dimensions; at least one was expected");
     if (npus > (uint64_t(1) << 24))

@@ -1,6 +1,7 @@
 // `run --hardware`: every collective of a run takes the time collective-perf gives for its op, size and
 // group on the described system (NCCL's per-size choice), through the normal engine.
 #include "core/config/config_parse.h"
+#include "core/config/scenario.h"
 #include "core/hardware/collective_links.h"
 #include "core/hardware/hardware_mapping.h"
 #include "core/session/collective_perf.h"
@@ -206,5 +207,42 @@ TEST_CASE("run --hardware: ASTRA-sim inputs are untouched and link models keep t
         for (const auto& w : warnings)
             warned = warned || w.find("per-size choice needs the analytical model") != std::string::npos;
         CHECK(warned);
+    }
+}
+
+TEST_CASE("scenario with a hardware description: the run of run --hardware", "[hardware][run]") {
+    // The same two collectives as above, the system given in the scenario instead of on the command line.
+    const std::string text = std::string(R"({"schema": "astrolabe.scenario/1", "workload": {"prefix": "x"},
+      "hardware": )") + kH100x16 +
+                             "}";
+    auto sc = config::parse_scenario_json(text, "s.json");
+    REQUIRE(sc.is_ok());
+    REQUIRE(sc.value().hardware);
+    CHECK(sc.value().network.dims.empty()); // mapped when the run is built
+    const auto traces =
+        chain(16, {CollectiveType::AllReduce, CollectiveType::AllReduce}, {64 << 10, 256ull << 20});
+    RunResult r = test::run(sc.value(), traces);
+    REQUIRE(r.complete);
+    const auto hw = described(kH100x16);
+    CHECK(r.total_ns ==
+          perf_ns(hw, CollOp::AllReduce, 64 << 10) + perf_ns(hw, CollOp::AllReduce, 256ull << 20));
+
+    SECTION("bad inputs: one message per problem, naming the key") {
+        auto both = config::parse_scenario_json(
+            R"({"workload": {"prefix": "x"}, "hardware": {"nodes": 2}, "network": {"topology": ["Switch"]}})",
+            "s.json");
+        REQUIRE_FALSE(both.is_ok());
+        CHECK_THAT(both.status().message(),
+                   Catch::Contains("s.json: hardware: replaces network and system; give one or the other"));
+        auto typo = config::parse_scenario_json(
+            R"({"workload": {"prefix": "x"}, "hardware": {"nvsl": true}})", "s.json");
+        REQUIRE_FALSE(typo.is_ok());
+        CHECK_THAT(typo.status().message(), Catch::Contains("s.json: hardware: nvsl: unknown key"));
+        CHECK_THAT(typo.status().message(), Catch::Contains("did you mean 'nvls'?"));
+        auto groups = config::parse_scenario_json(
+            R"({"workload": {"prefix": "x"}, "hardware": {"nodes": 2}, "comm_groups": {"1": [0, 16]}})",
+            "s.json");
+        REQUIRE_FALSE(groups.is_ok()); // 2 x 8 GPUs: ranks 0..15
+        CHECK_THAT(groups.status().message(), Catch::Contains("16"));
     }
 }
