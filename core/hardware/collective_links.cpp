@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <string>
 
 namespace astrolabe::hardware {
 
@@ -74,6 +75,11 @@ CollectiveLinks collective_links(const config::HardwareConfig& hw) {
         const config::NetworkDim d = engine_dim(coll_op(type), members.size, c);
         out.latency_ns = 2 * d.latency_ns;
         out.bytes_per_ns = d.bandwidth_gbps * 1073741824.0 / 1e9;
+        const GroupShape shape = group_shape(hw, members);
+        out.note = std::string(coll_op_name(coll_op(type))) + " timed as NCCL's " +
+                   config::nccl_algo_name(c.algo) + "/" + config::nccl_proto_name(c.proto) + " on " +
+                   std::to_string(shape.nodes) + " node(s) x " + std::to_string(shape.gpus_per_node) +
+                   " GPU(s) (hardware description)";
         return true;
     };
 }

@@ -98,6 +98,14 @@ TEST_CASE("run --hardware: each collective takes collective-perf's time for its 
         CHECK(double(t) >= closed - 30);
     }
 
+    SECTION("the report's notes name each collective's choice, counted per NPU") {
+        auto note = [](const hardware::NcclChoice& c) {
+            return std::string("all_reduce timed as NCCL's ") + config::nccl_algo_name(c.algo) + "/" +
+                   config::nccl_proto_name(c.proto) + " on 2 node(s) x 8 GPU(s) (hardware description)";
+        };
+        CHECK(r.stats.notes.at(note(cs)) == 16);
+        CHECK(r.stats.notes.at(note(cl)) == 16);
+    }
     SECTION("differs from the old single operating point (a large all-reduce's path for every collective)") {
         RunResult old = test::run(scenario(hw, false), traces);
         REQUIRE(old.complete);

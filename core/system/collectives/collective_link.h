@@ -13,15 +13,14 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 
 namespace astrolabe {
 
 struct CollectiveLink {
     double latency_ns = 0;   // per message
     double bytes_per_ns = 0; // > 0
-    bool operator==(const CollectiveLink& o) const {
-        return latency_ns == o.latency_ns && bytes_per_ns == o.bytes_per_ns;
-    }
+    std::string note;        // what the link stands for, for the report's notes ("" = none)
 };
 
 // The link of a collective of `type` moving `bytes` (the engine's request: all-gather counts one member's

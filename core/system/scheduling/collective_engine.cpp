@@ -116,8 +116,8 @@ uint64_t CollectiveEngine::mem_cost(uint64_t bytes) const {
 
 // One ring phase over the collective's members and the link its messages take, when the links function
 // times this collective. Members: the group, else the one involved dimension, else the whole system.
-bool CollectiveEngine::linked_phase(uint32_t npu, const CollectiveRequest& req, PhaseSpec& phase,
-                                    CollectiveLink& link) {
+const CollectiveLink* CollectiveEngine::linked_phase(uint32_t npu, const CollectiveRequest& req,
+                                                     PhaseSpec& phase) {
     PhaseSpec p;
     p.type = req.type;
     p.queue = 0;
@@ -134,7 +134,7 @@ bool CollectiveEngine::linked_phase(uint32_t npu, const CollectiveRequest& req, 
                 only = static_cast<int>(d);
                 ++involved;
             }
-        if (involved == 0) return false;
+        if (involved == 0) return nullptr;
         if (involved == 1) {
             const auto d = static_cast<size_t>(only);
             p.my_index = topo_.index_in_dim(npu, d);
@@ -146,7 +146,7 @@ bool CollectiveEngine::linked_phase(uint32_t npu, const CollectiveRequest& req, 
             p.members.size = topo_.npus;
         }
     }
-    if (p.members.size < 2) return false;
+    if (p.members.size < 2) return nullptr;
     auto key = std::make_tuple(static_cast<uint8_t>(req.type), req.bytes, req.group ? req.group_id : 0u,
                                req.group ? uint8_t(0xff) : req.involved_dims);
     auto it = link_cache_.find(key);
@@ -156,17 +156,17 @@ bool CollectiveEngine::linked_phase(uint32_t npu, const CollectiveRequest& req, 
         SIM_ASSERT(!ok || l.bytes_per_ns > 0, "a per-collective link without bandwidth");
         it = link_cache_.emplace(key, std::make_pair(ok, l)).first;
     }
-    if (!it->second.first) return false;
-    link = it->second.second;
+    if (!it->second.first) return nullptr;
     phase = p;
-    return true;
+    return &it->second.second; // std::map: stays put while the run lasts
 }
 
-void CollectiveEngine::start(uint32_t npu, const CollectiveRequest& req) {
+const std::string* CollectiveEngine::start(uint32_t npu, const CollectiveRequest& req) {
     ++stats_.collectives;
     PhaseSpec linked;
-    CollectiveLink link;
-    const bool is_linked = links_ && linked_phase(npu, req, linked, link);
+    const CollectiveLink* link = links_ ? linked_phase(npu, req, linked) : nullptr;
+    const bool is_linked = link != nullptr;
+    const std::string* note = link && !link->note.empty() ? &link->note : nullptr;
     std::vector<PhaseSpec> phases;
     if (is_linked)
         phases.push_back(linked);
@@ -189,7 +189,7 @@ void CollectiveEngine::start(uint32_t npu, const CollectiveRequest& req) {
         // never completes such a collective; we complete it at once (documented in
         // docs/astra-differences.md).
         buckets_.add(npu, 0, req.on_done);
-        return;
+        return note;
     }
 
     if (fast_) {
@@ -200,7 +200,7 @@ void CollectiveEngine::start(uint32_t npu, const CollectiveRequest& req) {
             remaining = chunk > remaining ? 0 : remaining - chunk;
         stats_.streams += chunks;
         fast_->post(npu, req.group_id, phases[0], chunk, chunks, req.on_done);
-        return;
+        return note;
     }
 
     uint32_t ds = datasets_.acquire();
@@ -210,7 +210,10 @@ void CollectiveEngine::start(uint32_t npu, const CollectiveRequest& req) {
     d.phases = std::move(phases);
     d.on_done = req.on_done;
     d.linked = is_linked;
-    d.link = link;
+    if (link) {
+        d.link.latency_ns = link->latency_ns;
+        d.link.bytes_per_ns = link->bytes_per_ns;
+    }
 
     Npu& n = npus_[npu];
     // One priority per collective: its chunks queue in creation order under both policies.
@@ -239,6 +242,7 @@ void CollectiveEngine::start(uint32_t npu, const CollectiveRequest& req) {
         }
         proceed_to_next_phase(s);
     }
+    return note;
 }
 
 uint64_t CollectiveEngine::next_tag(uint32_t npu, uint32_t group_id) {

@@ -52,8 +52,9 @@ public:
                      const LogicalTopology& topo, uint32_t endpoint_delay_ns);
     ~CollectiveEngine();
 
-    // Starts a collective on `npu` now.
-    void start(uint32_t npu, const CollectiveRequest& req);
+    // Starts a collective on `npu` now. Returns the note of its per-collective link (collective_link.h),
+    // for the run's notes, or null.
+    const std::string* start(uint32_t npu, const CollectiveRequest& req);
     void on_event(uint32_t kind, uint64_t arg) override;
 
     // Every collective from now on goes to the ring fast path (a run fast_ring_check.h accepted).
@@ -78,7 +79,7 @@ private:
     void run_actions(uint32_t s, void (PhaseAlgorithm::*input)(PhaseActions&));
     void release_bundle(uint32_t s, bool processing, uint64_t bytes);
     uint64_t mem_cost(uint64_t bytes) const;
-    bool linked_phase(uint32_t npu, const CollectiveRequest& req, PhaseSpec& phase, CollectiveLink& link);
+    const CollectiveLink* linked_phase(uint32_t npu, const CollectiveRequest& req, PhaseSpec& phase);
     static uint64_t pack(uint32_t s, uint32_t gen) { return uint64_t(s) | uint64_t(gen) << 32; }
 
     NpuBuckets& buckets_;
