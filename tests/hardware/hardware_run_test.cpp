@@ -168,6 +168,18 @@ TEST_CASE("run --hardware: a group inside a node vs a group across nodes", "[har
     CHECK(test::run(sc, traces, full).total_ns == r.total_ns);
     CHECK(hardware::choose(one_node, CollOp::AllReduce, 32 << 20).algo == NcclAlgo::Nvls);
 
+    SECTION("issued together, they still run one after the other (the GPU's one communication slot)") {
+        // Each rank's TP and DP all-reduce have no dependency, but a GPU runs one communication node at a
+        // time (ASTRA-sim's executor), so concurrent NCCL streams are not modelled: the sum again.
+        std::vector<std::string> both;
+        for (uint32_t rank = 0; rank < 16; ++rank) {
+            test::TraceBuilder b;
+            b.coll(0, CollectiveType::AllReduce, 32 << 20).pg_name = std::to_string(1 + rank / 8);
+            b.coll(1, CollectiveType::AllReduce, 128ull << 20).pg_name = std::to_string(10 + rank % 8);
+            both.push_back(trace::encode_trace(b.trace()));
+        }
+        CHECK(test::run(sc, both).total_ns == t_tp + t_dp);
+    }
     SECTION("the group's shape and the system it sees") {
         std::vector<uint32_t> dp{3, 11};
         PhaseMembers m;
