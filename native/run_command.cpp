@@ -130,6 +130,7 @@ Status load_configs(const Args& a, config::Scenario& cfg) {
             hardware::MappedSystem m = hardware::map_system(hw.value());
             cfg.network = std::move(m.network);
             cfg.system = std::move(m.system);
+            cfg.hardware = hw.value(); // each collective timed by NCCL's choice for it
         }
     } else {
         load("network", true, cfg.network, config::parse_network_yaml);

@@ -152,7 +152,7 @@ void App::doc_changed() {
     validation_ = sc.is_ok() ? Status::ok() : sc.status();
     if (sc.is_ok()) {
         const config::Scenario& s = sc.value();
-        uint64_t npus = s.network.npus();
+        uint64_t npus = s.hardware ? s.hardware->ranks() : s.network.npus();
         if (s.workload_kind == config::Scenario::WorkloadKind::Embedded && s.traces.size() != npus)
             validation_.add("scenario: network: npus_count: the network has " + std::to_string(npus) +
                             " NPUs but " + std::to_string(s.traces.size()) +

@@ -20,7 +20,9 @@
 
 #include "core/base/status.h"
 #include "core/config/config_types.h"
+#include "core/config/hardware_types.h"
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,6 +42,9 @@ struct Scenario {
     NetworkModel network_model = NetworkModel::Analytical;
     ComputeModel compute_model = ComputeModel::FromSystem;
     SystolicConfig systolic; // the array when compute_model is Systolic
+    // A real system (`run --hardware`, docs/hardware.md): network and system hold its mapping
+    // (core/hardware map_system) and the run times each collective by NCCL's choice for it.
+    std::optional<HardwareConfig> hardware;
 };
 
 Result<Scenario> parse_scenario_json(std::string_view text, const std::string& source);

@@ -1,6 +1,7 @@
 #include "core/config/scenario.h"
 
 #include "core/base/base64.h"
+#include "core/config/config_parse.h"
 #include "core/config/json_read.h"
 #include "core/config/spellings.h"
 
@@ -15,8 +16,8 @@ Result<Scenario> parse_scenario_json(std::string_view text, const std::string& s
     if (Status st = detail::require_object(j, source, "scenario"); !st.is_ok()) return st;
     Scenario s;
     Status problems;
-    static const char* kKnown[] = {"schema", "workload",    "network",       "system",
-                                   "memory", "comm_groups", "network_model", "compute_model"};
+    static const char* kKnown[] = {"schema",      "workload",      "network",       "system",  "memory",
+                                   "comm_groups", "network_model", "compute_model", "hardware"};
     for (auto it = j.begin(); it != j.end(); ++it) {
         bool known = false;
         for (const char* k : kKnown)
@@ -24,7 +25,7 @@ Result<Scenario> parse_scenario_json(std::string_view text, const std::string& s
         if (!known)
             problems.add(source + ": " + it.key() +
                          ": unknown key; expected one of schema, workload, network, "
-                         "system, memory, comm_groups, network_model, compute_model");
+                         "system, memory, comm_groups, network_model, compute_model, hardware");
     }
     if (j.contains("schema") && j["schema"] != "astrolabe.scenario/1")
         problems.add(source + ": schema: \"astrolabe.scenario/1\" was expected");
@@ -99,10 +100,26 @@ Result<Scenario> parse_scenario_json(std::string_view text, const std::string& s
         else
             problems.merge(r.status());
     };
-    section("network", true, detail::network_from_json, s.network);
-    section("system", true, detail::system_from_json, s.system);
+    if (j.contains("hardware")) {
+        // A real system (docs/hardware.md) instead of ASTRA-sim's network and system: the run maps it
+        // (core/session) and times each collective by NCCL's choice for it.
+        if (j.contains("network") || j.contains("system"))
+            problems.add(source + ": hardware: replaces network and system; give one or the other");
+        if (!j["hardware"].is_object()) {
+            problems.add(source + ": hardware: an astrolabe.hardware/1 object was expected");
+        } else {
+            auto hw = parse_hardware_json(j["hardware"].dump(), source + ": hardware");
+            if (hw.is_ok())
+                s.hardware = std::move(hw.value());
+            else
+                problems.merge(hw.status());
+        }
+    } else {
+        section("network", true, detail::network_from_json, s.network);
+        section("system", true, detail::system_from_json, s.system);
+    }
     section("memory", false, detail::memory_from_json, s.memory);
-    uint64_t npus = s.network.npus();
+    uint64_t npus = s.hardware ? s.hardware->ranks() : s.network.npus();
     section(
         "comm_groups", false,
         [npus](const json& v, const std::string& src) { return detail::comm_groups_from_json(v, src, npus); },

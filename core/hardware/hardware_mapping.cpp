@@ -50,17 +50,7 @@ trace::CollectiveType trace_collective(CollOp op) {
     return trace::CollectiveType::AllReduce;
 }
 
-MappedCollective map_collective(const config::HardwareConfig& hw, CollOp op, uint64_t bytes,
-                                const NcclChoice& c) {
-    MappedCollective out;
-    const uint32_t n = hw.ranks();
-    const int kind = static_cast<int>(op); // CollOp follows config::CollectiveKind's order
-    out.type = trace_collective(op);
-    // The engine's all-gather message is a rank's whole input; nccl-tests' size is the gathered output.
-    out.comm_size = op == CollOp::AllGather ? std::max<uint64_t>(1, bytes / n) : bytes;
-    const double lat_ns = c.latency_us * 1e3;
-    const config::AlgorithmChoice ring{config::CollectiveAlgorithm::Ring, -1};
-
+config::NetworkDim engine_dim(CollOp op, uint32_t n, const NcclChoice& c) {
     // One dimension over every rank, whatever NCCL's algorithm: the tuner's figures already hold the
     // hierarchical path (a tree's in-node and cross-node stages set its bus bandwidth and latency), and
     // NCCL pipelines its stages in 32-512 KiB chunks, far finer than the engine's chunks could: a two-
@@ -75,8 +65,19 @@ MappedCollective map_collective(const config::HardwareConfig& hw, CollOp op, uin
     // The ring all-to-all sends n(n-1)/2 messages of size/n in sequence where nccl-tests counts (n-1)/n of
     // the size as bus bytes: the same time needs a link n/2 times the bus bandwidth.
     if (op == CollOp::AllToAll) busbw *= n / 2.0;
-    out.network.dims = {switch_dim(n, busbw, lat_ns / msgs / 2.0)};
-    out.system = base_system(kind, {ring});
+    return switch_dim(n, busbw, c.latency_us * 1e3 / msgs / 2.0);
+}
+
+MappedCollective map_collective(const config::HardwareConfig& hw, CollOp op, uint64_t bytes,
+                                const NcclChoice& c) {
+    MappedCollective out;
+    const uint32_t n = hw.ranks();
+    const int kind = static_cast<int>(op); // CollOp follows config::CollectiveKind's order
+    out.type = trace_collective(op);
+    // The engine's all-gather message is a rank's whole input; nccl-tests' size is the gathered output.
+    out.comm_size = op == CollOp::AllGather ? std::max<uint64_t>(1, bytes / n) : bytes;
+    out.network.dims = {engine_dim(op, n, c)};
+    out.system = base_system(kind, {config::AlgorithmChoice{config::CollectiveAlgorithm::Ring, -1}});
     return out;
 }
 

@@ -24,13 +24,18 @@ struct MappedCollective {
     uint64_t comm_size = 0; // the trace's comm_size for nccl-tests' `bytes` (all-gather: one rank's part)
 };
 
+// The one Switch dimension over `ranks` on which the engine's ring gives `choice`'s time for `op`:
+// latency + bus bytes / bus bandwidth (the latency spread over the ring's messages, two hops each).
+config::NetworkDim engine_dim(CollOp op, uint32_t ranks, const NcclChoice& choice);
+
 // The configs that run one collective of `bytes` (nccl-tests' size column) with `choice`.
 MappedCollective map_collective(const config::HardwareConfig& hw, CollOp op, uint64_t bytes,
                                 const NcclChoice& choice);
 
-// Network and system configs for whole workloads on this hardware (`run --hardware`): the algorithm and
-// protocol NCCL picks for a large all-reduce, i.e. the bandwidth regime of training collectives. The
-// per-size choice of collective-perf needs one config per size; a training step gets this one.
+// Network and system configs for whole workloads on this hardware (`run --hardware`): two Switch dimensions
+// (NVLink, the GPU's share of the NICs). Collectives are timed one by one by collective_links.h; these
+// links carry the workload's own sends and receives, and every collective under the congestion and flow
+// models, at the bandwidth NCCL reaches for a large all-reduce.
 struct MappedSystem {
     config::NetworkConfig network;
     config::SystemConfig system;

@@ -20,6 +20,13 @@ public:
         count(bytes);
         engine_.schedule_in(delay(src, dst, bytes), on_delivered);
     }
+    void send_on_link(uint32_t src, uint32_t dst, uint64_t bytes, double latency_ns, double bytes_per_ns,
+                      const Callback& on_delivered) override {
+        count(bytes);
+        TimeNs t =
+            src == dst ? 0 : static_cast<TimeNs>(latency_ns + static_cast<double>(bytes) / bytes_per_ns);
+        engine_.schedule_in(t, on_delivered);
+    }
     const char* name() const override { return "analytical"; }
 
     TimeNs delay(uint32_t src, uint32_t dst, uint64_t bytes) const;

@@ -6,6 +6,7 @@
 // traffic (`link_stats`); the analytical model has no links and reports none.
 #pragma once
 
+#include "core/base/assert.h"
 #include "core/base/time.h"
 #include "core/engine/callback.h"
 #include "core/engine/engine.h"
@@ -42,6 +43,13 @@ class NetworkModel {
 public:
     virtual ~NetworkModel() = default;
     virtual void send(uint32_t src, uint32_t dst, uint64_t bytes, const Callback& on_delivered) = 0;
+    // A message on a link of its own instead of the network's dimensions (a collective timed by its
+    // hardware choice, core/system/collectives/collective_link.h): floor(latency_ns + bytes / bytes_per_ns).
+    // Only the analytical model has it; Simulation gives per-collective links to no other model.
+    virtual void send_on_link(uint32_t /*src*/, uint32_t /*dst*/, uint64_t /*bytes*/, double /*latency_ns*/,
+                              double /*bytes_per_ns*/, const Callback& /*on_delivered*/) {
+        SIM_ASSERT(false, "a per-collective link on a network model with links of its own");
+    }
     virtual const char* name() const = 0;
     // Links that carried traffic, ordered by (src, dst); empty for models without links.
     virtual std::vector<LinkStats> link_stats() const { return {}; }
@@ -57,7 +65,8 @@ protected:
     }
     // The start of a link model's `send`: counts the message, and delivers one to its own sender in the
     // same ns (nothing to cross; ASTRA-sim has no route for it, its assertion). True when that was all.
-    bool begin_send(uint32_t src, uint32_t dst, uint64_t bytes, Engine& engine, const Callback& on_delivered) {
+    bool begin_send(uint32_t src, uint32_t dst, uint64_t bytes, Engine& engine,
+                    const Callback& on_delivered) {
         count(bytes);
         if (src != dst) return false;
         engine.schedule_in(0, on_delivered);

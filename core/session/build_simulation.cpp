@@ -2,6 +2,9 @@
 #include "core/session/session.h"
 
 #include "core/base/parallel.h"
+#include "core/config/spellings.h"
+#include "core/hardware/collective_links.h"
+#include "core/hardware/hardware_mapping.h"
 #include "core/session/graph_cache.h"
 #include "core/trace/trace_reader.h"
 
@@ -89,6 +92,12 @@ Result<std::unique_ptr<Simulation>> build_simulation(config::Scenario config, Tr
                                                      std::vector<std::string>& warnings,
                                                      const RunOptions& options, SessionHost* host) {
     constexpr size_t kMaxProblems = 20;
+    if (config.hardware && config.network.dims.empty()) {
+        // A scenario that describes a real system instead of a network and a system (docs/hardware.md).
+        hardware::MappedSystem m = hardware::map_system(*config.hardware);
+        config.network = std::move(m.network);
+        config.system = std::move(m.system);
+    }
     const uint64_t npus = config.network.npus();
     if (npus == 0) return Status::error("network: no dimensions; at least one was expected");
     if (npus > (uint64_t(1) << 24))
@@ -229,6 +238,17 @@ Result<std::unique_ptr<Simulation>> build_simulation(config::Scenario config, Tr
     input.network_model = config.network_model;
     input.compute_model = config.compute_model;
     input.systolic = config.systolic;
+    if (config.hardware) {
+        // Each collective as NCCL runs it on this system (core/hardware/collective_links.h). The link
+        // models keep the mapped NVLink and NIC links for everything.
+        if (config.network_model == config::NetworkModel::Analytical)
+            input.collective_links = hardware::collective_links(*config.hardware);
+        else
+            warnings.push_back(
+                std::string("hardware: the ") + config::name_of(config.network_model) +
+                " network model times collectives on the mapped NVLink and NIC links at a large "
+                "all-reduce's bandwidth; NCCL's per-size choice needs the analytical model");
+    }
     input.keep_timeline = options.keep_timeline;
     input.symmetry = options.symmetry;
     // A run stopped at --max-sim-time reports the time it reached, the last event's: the fast path has

@@ -198,6 +198,8 @@ Result<std::unique_ptr<Simulation>> Simulation::create(SimulationInput input,
         if (sc.rows == 0 || sc.cols == 0 || !(sc.clock_ghz > 0))
             problems.add("systolic: the array needs rows, columns and clock_ghz > 0");
     }
+    if (input.collective_links && input.network_model != config::NetworkModel::Analytical)
+        problems.add("network model: per-collective hardware timing runs on the analytical model only");
     for (size_t i = 0; i < input.system.npu_overrides.size(); ++i)
         for (uint32_t r : input.system.npu_overrides[i].npus)
             if (r >= npus) {
@@ -273,6 +275,7 @@ Result<std::unique_ptr<Simulation>> Simulation::create(SimulationInput input,
         p.memory = std::make_unique<RemoteMemory>(in.memory, *p.buckets, n);
     p.collectives = std::make_unique<CollectiveEngine>(*p.buckets, *p.matcher, in.system, p.topology,
                                                        in.system.endpoint_delay_ns);
+    if (in.collective_links) p.collectives->set_links(&in.collective_links);
     p.custom = std::make_unique<CustomCollectives>(*p.buckets, *p.matcher, n);
     if (in.fast_ring) {
         bool custom = false;
@@ -284,6 +287,8 @@ Result<std::unique_ptr<Simulation>> Simulation::create(SimulationInput input,
             why = "the flow model";
         else if (p.symmetry.active())
             why = "symmetric run";
+        else if (in.collective_links)
+            why = "per-collective hardware timing";
         else if (custom)
             why = "custom collectives";
         else if (in.network_model == config::NetworkModel::Analytical) {

@@ -8,6 +8,7 @@
 #include "core/base/parallel.h"
 #include "core/base/status.h"
 #include "core/config/config_types.h"
+#include "core/system/collectives/collective_link.h"
 #include "core/system/scheduling/run_stats.h"
 #include "core/system/scheduling/symmetry.h"
 #include "core/system/scheduling/workload_executor.h"
@@ -44,6 +45,9 @@ struct SimulationInput {
     // load_graph builds it. Only the representatives' are then ever built (ensure_graphs, symmetry.h).
     std::vector<bool> pending;
     std::function<Status(uint32_t rank, const GroupTable& groups, WorkloadGraph& out)> load_graph;
+    // Per-collective timing (a hardware description, core/system/collectives/collective_link.h): the
+    // collectives it times run on links of their own. Analytical network model only.
+    CollectiveLinks collective_links;
     // Custom collective implementations per config::CollectiveKind: one graph per group position.
     std::vector<WorkloadGraph> custom[config::kCollectiveKinds];
 };

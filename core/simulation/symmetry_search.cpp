@@ -246,13 +246,22 @@ RankSymmetry find_symmetry(SimulationInput& in, std::string& why_not) {
         digits.push_back(dim.npus);
         digit_dims.push_back(static_cast<uint32_t>(d));
         if (dim.npus < 2) continue;
+        if (in.collective_links && d + 1 != in.network.dims.size()) {
+            // Per-collective links (collective_link.h) run a whole-system collective as one flat ring over
+            // every rank, and a group's link depends on how it spans nodes: only moves by whole nodes
+            // (the hardware's last dimension, unsplit) map both onto themselves.
+            why = "per-collective hardware timing keeps only translations along the last dimension";
+            continue;
+        }
         if (!translation_invariant_algorithms(in, topo, used, d, why)) continue;
         if (search.symmetric(digits, k)) {
             mask |= 1u << k;
             continue;
         }
         why = "the traces differ along dimension " + std::to_string(d);
-        if (dim.topology == config::Topology::Ring || whole_system_collective_on(in, d)) continue;
+        if (dim.topology == config::Topology::Ring || whole_system_collective_on(in, d) ||
+            in.collective_links)
+            continue;
         // Try the two-digit splits (low digit of size a, high of npus / a), keeping the one whose
         // symmetric digits cover the most positions (e.g. DP x TP sharing one switch).
         uint32_t best_order = 1, best_a = 0, best_bits = 0;

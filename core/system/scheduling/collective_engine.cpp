@@ -30,6 +30,8 @@ struct CollectiveEngine::DataSet {
     uint32_t finished = 0;
     std::vector<PhaseSpec> phases;
     Callback on_done;
+    bool linked = false; // every message takes `link` (collective_link.h)
+    CollectiveLink link;
 };
 
 struct CollectiveEngine::Npu {
@@ -53,7 +55,9 @@ public:
     void send(uint32_t dst, uint64_t bytes) override {
         const Stream& st = e_.streams_[s_];
         ++e_.stats_.packets;
-        e_.matcher_.send(MessageKey{MessageSpace::Collective, st.tag, st.npu, dst, bytes}, Callback{});
+        const DataSet& d = e_.datasets_[st.dataset];
+        e_.matcher_.send(MessageKey{MessageSpace::Collective, st.tag, st.npu, dst, bytes}, Callback{},
+                         d.linked ? &d.link : nullptr);
     }
     void post_recv(uint32_t src, uint64_t bytes) override {
         const Stream& st = e_.streams_[s_];
@@ -110,18 +114,74 @@ uint64_t CollectiveEngine::mem_cost(uint64_t bytes) const {
 
 // [SECTION] starting a collective: chunks and streams
 
-void CollectiveEngine::start(uint32_t npu, const CollectiveRequest& req) {
+// One ring phase over the collective's members and the link its messages take, when the links function
+// times this collective. Members: the group, else the one involved dimension, else the whole system.
+const CollectiveLink* CollectiveEngine::linked_phase(uint32_t npu, const CollectiveRequest& req,
+                                                     PhaseSpec& phase) {
+    PhaseSpec p;
+    p.type = req.type;
+    p.queue = 0;
+    p.algorithm = config::AlgorithmChoice{config::CollectiveAlgorithm::Ring, -1};
+    if (req.group) {
+        p.members.list = req.group;
+        p.members.size = static_cast<uint32_t>(req.group->size());
+        for (uint32_t i = 0; i < req.group->size(); ++i)
+            if ((*req.group)[i] == npu) p.my_index = i;
+    } else {
+        int only = -1, involved = 0;
+        for (size_t d = 0; d < topo_.sizes.size(); ++d)
+            if (topo_.sizes[d] > 1 && (d >= 8 || (req.involved_dims >> d & 1))) {
+                only = static_cast<int>(d);
+                ++involved;
+            }
+        if (involved == 0) return nullptr;
+        if (involved == 1) {
+            const auto d = static_cast<size_t>(only);
+            p.my_index = topo_.index_in_dim(npu, d);
+            p.members.base = npu - p.my_index * topo_.strides[d];
+            p.members.stride = topo_.strides[d];
+            p.members.size = topo_.sizes[d];
+        } else {
+            p.my_index = npu;
+            p.members.size = topo_.npus;
+        }
+    }
+    if (p.members.size < 2) return nullptr;
+    auto key = std::make_tuple(static_cast<uint8_t>(req.type), req.bytes, req.group ? req.group_id : 0u,
+                               req.group ? uint8_t(0xff) : req.involved_dims);
+    auto it = link_cache_.find(key);
+    if (it == link_cache_.end()) {
+        CollectiveLink l;
+        bool ok = (*links_)(req.type, req.bytes, p.members, l);
+        SIM_ASSERT(!ok || l.bytes_per_ns > 0, "a per-collective link without bandwidth");
+        it = link_cache_.emplace(key, std::make_pair(ok, l)).first;
+    }
+    if (!it->second.first) return nullptr;
+    phase = p;
+    return &it->second.second; // std::map: stays put while the run lasts
+}
+
+const std::string* CollectiveEngine::start(uint32_t npu, const CollectiveRequest& req) {
     ++stats_.collectives;
-    PlanRequest pr{req.type, npu, req.group, req.involved_dims};
-    std::vector<PhaseSpec> phases = plan_collective(pr, sys_, topo_);
+    PhaseSpec linked;
+    const CollectiveLink* link = links_ ? linked_phase(npu, req, linked) : nullptr;
+    const bool is_linked = link != nullptr;
+    const std::string* note = link && !link->note.empty() ? &link->note : nullptr;
+    std::vector<PhaseSpec> phases;
+    if (is_linked)
+        phases.push_back(linked);
+    else
+        phases = plan_collective(PlanRequest{req.type, npu, req.group, req.involved_dims}, sys_, topo_);
 
     uint64_t size = req.bytes;
-    uint64_t splits = std::max<uint32_t>(1, sys_.preferred_dataset_splits);
+    // A linked collective is one chunk: its link's bandwidth and latency are the whole collective's.
+    uint64_t splits = is_linked ? 1 : std::max<uint32_t>(1, sys_.preferred_dataset_splits);
     uint64_t chunk = size / splits;
     // ASTRA-sim's guard for tiny collectives: a chunk is at least one byte per NPU of the system (not for
-    // all-gather), and the collective grows to `splits` whole chunks.
-    if (req.type != PhaseType::AllGather && topo_.npus > chunk) {
-        chunk = topo_.npus;
+    // all-gather), and the collective grows to `splits` whole chunks. A linked collective: per member.
+    const uint32_t guard = is_linked ? linked.members.size : topo_.npus;
+    if (req.type != PhaseType::AllGather && guard > chunk) {
+        chunk = guard;
         size = splits * chunk;
     }
     if (phases.empty() || size == 0 || chunk == 0) {
@@ -129,7 +189,7 @@ void CollectiveEngine::start(uint32_t npu, const CollectiveRequest& req) {
         // never completes such a collective; we complete it at once (documented in
         // docs/astra-differences.md).
         buckets_.add(npu, 0, req.on_done);
-        return;
+        return note;
     }
 
     if (fast_) {
@@ -140,7 +200,7 @@ void CollectiveEngine::start(uint32_t npu, const CollectiveRequest& req) {
             remaining = chunk > remaining ? 0 : remaining - chunk;
         stats_.streams += chunks;
         fast_->post(npu, req.group_id, phases[0], chunk, chunks, req.on_done);
-        return;
+        return note;
     }
 
     uint32_t ds = datasets_.acquire();
@@ -149,6 +209,11 @@ void CollectiveEngine::start(uint32_t npu, const CollectiveRequest& req) {
     d.finished = 0;
     d.phases = std::move(phases);
     d.on_done = req.on_done;
+    d.linked = is_linked;
+    if (link) {
+        d.link.latency_ns = link->latency_ns;
+        d.link.bytes_per_ns = link->bytes_per_ns;
+    }
 
     Npu& n = npus_[npu];
     // One priority per collective: its chunks queue in creation order under both policies.
@@ -177,6 +242,7 @@ void CollectiveEngine::start(uint32_t npu, const CollectiveRequest& req) {
         }
         proceed_to_next_phase(s);
     }
+    return note;
 }
 
 uint64_t CollectiveEngine::next_tag(uint32_t npu, uint32_t group_id) {

@@ -9,6 +9,8 @@
 //   in the same ns; the collective completes (synchronously) when its last stream does.
 // - Every packet an algorithm handles costs `endpoint-delay` ns locally; a packet to be reduced also costs
 //   3 * floor(bytes / local-mem-bw) ns (one write and two reads of local memory, 1 GB = 1e9 bytes).
+// - With per-collective links (a hardware description, collective_link.h) a collective the links function
+//   times runs as one chunk through one ring phase over its members (queue 0), each message on its link.
 // Stream ids double as network tags, so NPUs must issue their collectives in the same order (ASTRA-sim's
 // convention); communicator groups number their streams separately, from group id * 1000000.
 #pragma once
@@ -16,12 +18,15 @@
 #include "core/base/slab.h"
 #include "core/config/config_types.h"
 #include "core/engine/npu_buckets.h"
+#include "core/system/collectives/collective_link.h"
 #include "core/system/collectives/phase_plan.h"
 #include "core/system/scheduling/fast_ring.h"
 #include "core/system/scheduling/p2p_matcher.h"
 
 #include <deque>
+#include <map>
 #include <memory>
+#include <tuple>
 #include <vector>
 
 namespace astrolabe {
@@ -47,12 +52,15 @@ public:
                      const LogicalTopology& topo, uint32_t endpoint_delay_ns);
     ~CollectiveEngine();
 
-    // Starts a collective on `npu` now.
-    void start(uint32_t npu, const CollectiveRequest& req);
+    // Starts a collective on `npu` now. Returns the note of its per-collective link (collective_link.h),
+    // for the run's notes, or null.
+    const std::string* start(uint32_t npu, const CollectiveRequest& req);
     void on_event(uint32_t kind, uint64_t arg) override;
 
     // Every collective from now on goes to the ring fast path (a run fast_ring_check.h accepted).
     void set_fast_ring(FastRing* fast) { fast_ = fast; }
+    // Every collective `links` times from now on runs on its own link (collective_link.h); null = none.
+    void set_links(const CollectiveLinks* links) { links_ = links; }
     const CollectiveEngineStats& stats() const { return stats_; }
     size_t live_streams(uint32_t npu) const;
 
@@ -71,6 +79,7 @@ private:
     void run_actions(uint32_t s, void (PhaseAlgorithm::*input)(PhaseActions&));
     void release_bundle(uint32_t s, bool processing, uint64_t bytes);
     uint64_t mem_cost(uint64_t bytes) const;
+    const CollectiveLink* linked_phase(uint32_t npu, const CollectiveRequest& req, PhaseSpec& phase);
     static uint64_t pack(uint32_t s, uint32_t gen) { return uint64_t(s) | uint64_t(gen) << 32; }
 
     NpuBuckets& buckets_;
@@ -84,6 +93,9 @@ private:
     Slab<DataSet> datasets_;
     CollectiveEngineStats stats_;
     FastRing* fast_ = nullptr;
+    const CollectiveLinks* links_ = nullptr;
+    // (type, bytes, group id, involved dims) -> the link, or none: every NPU asks for the same collective.
+    std::map<std::tuple<uint8_t, uint64_t, uint32_t, uint8_t>, std::pair<bool, CollectiveLink>> link_cache_;
 };
 
 } // namespace astrolabe

@@ -43,7 +43,7 @@ void P2PMatcher::retire(uint32_t channel, uint64_t occurrence) {
     }
 }
 
-void P2PMatcher::send(const MessageKey& key, const Callback& on_sent) {
+void P2PMatcher::send(const MessageKey& key, const Callback& on_sent, const CollectiveLink* link) {
     MessageKey filed = key;
     if (symmetry_ && !symmetry_->is_representative(key.dst)) {
         // dst = representative moved by h; by symmetry, (src - h) sends the same to the representative.
@@ -58,7 +58,11 @@ void P2PMatcher::send(const MessageKey& key, const Callback& on_sent) {
     e.has_send = true;
     uint32_t slot = in_flight_.acquire();
     in_flight_[slot] = {ch, k};
-    network_.send(key.src, key.dst, key.bytes, Callback{this, 0, slot});
+    if (link)
+        network_.send_on_link(key.src, key.dst, key.bytes, link->latency_ns, link->bytes_per_ns,
+                              Callback{this, 0, slot});
+    else
+        network_.send(key.src, key.dst, key.bytes, Callback{this, 0, slot});
 }
 
 void P2PMatcher::recv(const MessageKey& key, const Callback& on_received) {

@@ -12,6 +12,7 @@
 #include "core/base/slab.h"
 #include "core/engine/engine.h"
 #include "core/network/network_model.h"
+#include "core/system/collectives/collective_link.h"
 #include "core/system/scheduling/symmetry.h"
 #include "core/trace/trace_types.h"
 
@@ -62,7 +63,8 @@ public:
     // message its representative receives from the sender's image, arriving at the same ns.
     void set_symmetry(const RankSymmetry* symmetry) { symmetry_ = symmetry; }
 
-    void send(const MessageKey& key, const Callback& on_sent);
+    // `link`: the message takes that link instead of the network's dimensions (collective_link.h).
+    void send(const MessageKey& key, const Callback& on_sent, const CollectiveLink* link = nullptr);
     void recv(const MessageKey& key, const Callback& on_received);
     void on_event(uint32_t kind, uint64_t arg) override;
 

@@ -254,7 +254,7 @@ void WorkloadExecutor::issue_collective(uint32_t npu, uint32_t node) {
         custom_.start(npu, (*custom)[pos], req.group, req.on_done);
         return;
     }
-    collectives_.start(npu, req);
+    if (const std::string* note = collectives_.start(npu, req)) stats_.note(*note);
 }
 
 // [SECTION] completions and the end check
