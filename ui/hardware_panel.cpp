@@ -143,6 +143,7 @@ void draw_hardware_panel(View& view) {
     int gpu = static_cast<int>(hw.gpu);
     if (combo(view, "gpu", "gpu", gpu, {"H100-SXM", "A100-SXM4-40GB", "A100-SXM4-80GB"})) {
         hw.gpu = static_cast<config::GpuModel>(gpu);
+        config::set_datasheet_compute(hw); // another GPU, its own compute figures
         changed = true;
     }
     int nodes = static_cast<int>(hw.nodes), gpn = static_cast<int>(hw.gpus_per_node);

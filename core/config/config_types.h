@@ -80,6 +80,12 @@ struct SystemConfig {
     bool roofline_enabled = false;
     double peak_perf_tflops = 0;
     bool replay_only = false;
+    // Set by a hardware description (core/hardware/hardware_mapping.h), never read from a system file:
+    // the roofline's memory roof is the GPU's HBM while collectives pay no local-memory cost (NCCL's
+    // figures include the reduction), and a COMP node without num_ops or tensor_size replays its trace
+    // duration instead of being refused (a converted trace on real hardware).
+    double roofline_mem_bw_gbps = 0; // 0 = local-mem-bw
+    bool roofline_or_duration = false;
     std::vector<NpuOverride> npu_overrides; // in file order; a later entry wins for an NPU listed twice
     std::vector<std::string> warnings;      // unknown keys and keys that have no effect, one line each
 };

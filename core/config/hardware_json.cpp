@@ -113,9 +113,10 @@ std::string join(const std::vector<std::string>& v) {
     return out;
 }
 
-const std::vector<std::string> kKeys = {"schema",  "name",          "gpu",       "nodes",  "gpus_per_node",
-                                        "nvls",    "nics_per_node", "nic_gbps",  "fabric", "processes",
-                                        "collnet", "nccl_algo",     "nccl_proto"};
+const std::vector<std::string> kKeys = {"schema",        "name",        "gpu",           "nodes",
+                                        "gpus_per_node", "nvls",        "nics_per_node", "nic_gbps",
+                                        "fabric",        "processes",   "collnet",       "nccl_algo",
+                                        "nccl_proto",    "peak_tflops", "hbm_gbs"};
 
 // Reads a string key that must be one of `names`; returns the index or -1 (absent or wrong).
 int read_choice(detail::Fields& f, const char* key, const std::vector<std::string>& names) {
@@ -141,6 +142,23 @@ void read_bool(detail::Fields& f, const char* key, bool& out) {
 
 } // namespace
 
+void set_datasheet_compute(HardwareConfig& hw) {
+    // NVIDIA's H100 and A100 Tensor Core GPU datasheets: dense BF16 tensor-core peak (H100 SXM: 1979
+    // TFLOPS with 2:4 sparsity, so 989.4 dense; A100: 312) and HBM bandwidth (H100 SXM 3.35 TB/s; A100
+    // 40GB 1555 GB/s, 80GB SXM 2039 GB/s).
+    switch (hw.gpu) {
+    case GpuModel::H100Sxm:
+        hw.peak_tflops = 989.4, hw.hbm_gbs = 3350;
+        return;
+    case GpuModel::A100Sxm40:
+        hw.peak_tflops = 312, hw.hbm_gbs = 1555;
+        return;
+    case GpuModel::A100Sxm80:
+        hw.peak_tflops = 312, hw.hbm_gbs = 2039;
+        return;
+    }
+}
+
 // [SECTION] parser
 Result<HardwareConfig> parse_hardware_json(std::string_view text, const std::string& source) {
     auto parsed = detail::parse_json_text(text, source);
@@ -165,6 +183,7 @@ Result<HardwareConfig> parse_hardware_json(std::string_view text, const std::str
     // GPU-dependent defaults: HGX H100 has third-generation NVSwitches with SHARP and NDR NICs; HGX A100
     // has no NVLink SHARP and came with HDR (200 Gb/s) NICs.
     hw.nic_gbps = h100 ? 400 : 200;
+    set_datasheet_compute(hw);
     f.read_uint32("nodes", hw.nodes, 1, 65536);
     f.read_uint32("gpus_per_node", hw.gpus_per_node, 1, 8);
     hw.nvls = h100 && hw.gpus_per_node >= 2; // a lone GPU has no NVSwitch to reduce in
@@ -181,6 +200,8 @@ Result<HardwareConfig> parse_hardware_json(std::string_view text, const std::str
     if (al >= 0) hw.algo = static_cast<NcclAlgo>(al);
     int pr = read_choice(f, "nccl_proto", {"auto", "LL", "LL128", "Simple"});
     if (pr >= 0) hw.proto = static_cast<NcclProto>(pr);
+    f.read_double("peak_tflops", hw.peak_tflops, 0, true);
+    f.read_double("hbm_gbs", hw.hbm_gbs, 0, true);
 
     // [SECTION] consistency: what the hardware cannot do
     if (hw.nic_gbps > 3200)
@@ -219,6 +240,8 @@ std::string hardware_json(const HardwareConfig& hw) {
     w.field("collnet", hw.collnet);
     w.field("nccl_algo", nccl_algo_name(hw.algo));
     w.field("nccl_proto", nccl_proto_name(hw.proto));
+    w.field("peak_tflops", hw.peak_tflops);
+    w.field("hbm_gbs", hw.hbm_gbs);
     w.end_object();
     return w.str() + "\n";
 }

@@ -37,8 +37,15 @@ struct HardwareConfig {
     bool collnet = false; // in-network reduction (InfiniBand SHARP switches); only with fabric infiniband
     NcclAlgo algo = NcclAlgo::Auto;
     NcclProto proto = NcclProto::Auto;
+    // The GPU's compute for the roofline model of a run (docs/hardware.md): dense BF16/FP16 tensor-core
+    // peak and HBM bandwidth. Defaults: the GPU's datasheet figures (set by the parser).
+    double peak_tflops = 989.4;
+    double hbm_gbs = 3350;
     std::vector<std::string> warnings;
     uint32_t ranks() const { return nodes * gpus_per_node; }
 };
+
+// Sets the description's compute figures (peak_tflops, hbm_gbs) to its GPU's datasheet values.
+void set_datasheet_compute(HardwareConfig& hw);
 
 } // namespace astrolabe::config

@@ -105,6 +105,13 @@ MappedSystem map_system(const config::HardwareConfig& hw) {
         out.system.implementation[k] = algos;
     out.system.collective_optimization = config::CollectiveOptimization::LocalBWAware;
     out.system.preferred_dataset_splits = 4;
+    // Compute on the GPU's roofline (datasheet peak and HBM bandwidth, or the description's figures);
+    // local-mem-bw stays 0, so collectives pay no reduction cost on top of NCCL's figures. Nodes the
+    // roofline cannot time (no num_ops or tensor_size: a converted trace) replay their duration.
+    out.system.roofline_enabled = true;
+    out.system.peak_perf_tflops = hw.peak_tflops;
+    out.system.roofline_mem_bw_gbps = hw.hbm_gbs;
+    out.system.roofline_or_duration = true;
     return out;
 }
 

@@ -123,6 +123,7 @@ Result<std::unique_ptr<Simulation>> build_simulation(config::Scenario config, Tr
     base.keep_names = options.keep_names;
     base.ignore_ctrl_deps = options.ignore_ctrl_deps;
     base.roofline = roofline;
+    base.roofline_or_duration = config.system.roofline_or_duration;
     base.gemm_shapes = systolic;
     // A generator that vouches for its translations: only the ranks with distinct DAGs now, the
     // representatives once the symmetry is known (symmetry.h ensure_graphs), never the others. A timeline

@@ -189,7 +189,8 @@ Result<std::unique_ptr<Simulation>> Simulation::create(SimulationInput input,
         problems.add("workload: " + std::to_string(input.graphs.size()) + " trace(s) for a network of " +
                      std::to_string(npus) + " NPUs; one trace per NPU was expected");
     bool roofline = uses_roofline(input.compute_model, input.system);
-    if (roofline && (input.system.peak_perf_tflops <= 0 || input.system.local_mem_bw_gbps <= 0))
+    if (roofline && (input.system.peak_perf_tflops <= 0 ||
+                     (input.system.local_mem_bw_gbps <= 0 && input.system.roofline_mem_bw_gbps <= 0)))
         problems.add(
             "system: the roofline compute model needs 'peak-perf' (TFLOPS) and 'local-mem-bw' (GB/s) > 0");
     const bool systolic = input.compute_model == config::ComputeModel::Systolic;
@@ -311,7 +312,10 @@ Result<std::unique_ptr<Simulation>> Simulation::create(SimulationInput input,
     for (int k = 0; k < config::kCollectiveKinds; ++k)
         opt.custom[k] = &in.custom[k];
     opt.roofline = roofline;
-    opt.roofline_params = RooflineParams{in.system.peak_perf_tflops, in.system.local_mem_bw_gbps};
+    opt.roofline_params = RooflineParams{in.system.peak_perf_tflops, in.system.roofline_mem_bw_gbps > 0
+                                                                         ? in.system.roofline_mem_bw_gbps
+                                                                         : in.system.local_mem_bw_gbps};
+    opt.roofline_or_duration = in.system.roofline_or_duration;
     if (systolic) {
         opt.systolic = true;
         opt.array =

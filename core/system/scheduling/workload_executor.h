@@ -41,6 +41,7 @@ struct NpuProfile {
 struct ExecutorOptions {
     bool roofline = false;
     RooflineParams roofline_params;
+    bool roofline_or_duration = false; // a node without num_ops or tensor_size replays its duration
     // The systolic model: COMP nodes with a GEMM shape run on `array`; the others use the roofline with
     // `fallback_params` when they have num_ops and tensor_size, else replay their duration.
     bool systolic = false;

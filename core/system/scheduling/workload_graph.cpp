@@ -91,7 +91,7 @@ void GraphBuilder::add(const trace::Node& n) {
     case static_cast<uint32_t>(trace::NodeType::Comp):
         g.kind = NodeKind::Compute;
         g.bytes = n.tensor_size.value_or(0);
-        if (opt_.roofline && !n.is_cpu_op) {
+        if (opt_.roofline && !n.is_cpu_op && !opt_.roofline_or_duration) {
             need(n.num_ops, "num_ops", "the roofline compute model needs it");
             need(n.tensor_size, "tensor_size", "the roofline compute model needs it");
         } else if (!n.duration_micros && !n.num_ops && !opt_.gemm_shapes) {

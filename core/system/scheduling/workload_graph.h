@@ -91,8 +91,9 @@ struct GraphBuildOptions {
     uint32_t npus = 1;
     const GroupTable* groups = nullptr;
     bool keep_names = true;
-    bool ignore_ctrl_deps = false; // converter traces: ctrl_deps encode CPU call nesting
-    bool roofline = false;         // COMP nodes then need num_ops and tensor_size
+    bool ignore_ctrl_deps = false;     // converter traces: ctrl_deps encode CPU call nesting
+    bool roofline = false;             // COMP nodes then need num_ops and tensor_size
+    bool roofline_or_duration = false; // ... or else replay their duration (hardware descriptions)
     // Read GEMM shapes of COMP nodes (the systolic model): the gemm_m/gemm_n/gemm_k(/gemm_batch)
     // attributes, else the input shapes of a PyTorch matrix-multiply operator (core/compute/gemm_shape.h).
     // The reader must then keep node names and inputs.
