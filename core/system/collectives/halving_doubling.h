@@ -12,7 +12,7 @@
 
 #include "core/system/collectives/phase_algorithm.h"
 
-#include <deque>
+#include "core/base/fifo.h"
 
 namespace astrolabe {
 
@@ -47,7 +47,7 @@ private:
     uint32_t free_packets_ = 0;
     uint32_t zero_ = 0, nonzero_ = 0;
     bool toggle_ = false;
-    std::deque<Packet> packets_;
+    Fifo<Packet> packets_;
     bool finished_ = false;
 };
 

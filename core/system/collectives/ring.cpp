@@ -69,7 +69,7 @@ void RingPhase::restart(PhaseType type, uint64_t data_size, const PhaseMembers& 
     received_ = 0;
     receiver_ = step(me_, dir_);
     sender_ = step(me_, -dir_);
-    packets_.clear(); // keeps the deque's block: a reused phase allocates nothing
+    packets_.clear(); // keeps the capacity: a reused phase allocates nothing
     finished_ = false;
 }
 

@@ -13,7 +13,7 @@
 
 #include "core/system/collectives/phase_algorithm.h"
 
-#include <deque>
+#include "core/base/fifo.h"
 
 namespace astrolabe {
 
@@ -61,7 +61,7 @@ private:
     bool toggle_ = false;
     uint32_t received_ = 0;
     uint32_t receiver_, sender_; // member indices of the next peers
-    std::deque<Packet> packets_;
+    Fifo<Packet> packets_;
     bool finished_ = false;
 };
 

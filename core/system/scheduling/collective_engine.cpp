@@ -1,6 +1,7 @@
 #include "core/system/scheduling/collective_engine.h"
 
 #include "core/base/assert.h"
+#include "core/base/fifo.h"
 
 #include <algorithm>
 
@@ -18,10 +19,10 @@ struct CollectiveEngine::Stream {
     bool live = false;
     int64_t priority = 0;
     uint64_t tag = 0;
-    uint64_t data_size = 0;            // input of the next phase
-    uint32_t min_tree_bits = 0;        // bit p: phase p runs on the MIN tree (doubleBinaryTree)
-    bool local = false;                // current phase is a group ring (fixed 10 ns packets)
-    std::deque<uint64_t> bundle_bytes; // sizes of bundles in their endpoint delay, oldest first
+    uint64_t data_size = 0;      // input of the next phase
+    uint32_t min_tree_bits = 0;  // bit p: phase p runs on the MIN tree (doubleBinaryTree)
+    bool local = false;          // current phase is a group ring (fixed 10 ns packets)
+    Fifo<uint64_t> bundle_bytes; // sizes of bundles in their endpoint delay, oldest first
     std::unique_ptr<PhaseAlgorithm> algo;
 };
 
