@@ -18,9 +18,14 @@ struct CollectiveEngine::Stream {
     bool live = false;
     int64_t priority = 0;
     uint64_t tag = 0;
-    uint64_t data_size = 0;            // input of the next phase
-    uint32_t min_tree_bits = 0;        // bit p: phase p runs on the MIN tree (doubleBinaryTree)
-    bool local = false;                // current phase is a group ring (fixed 10 ns packets)
+    uint64_t data_size = 0;     // input of the next phase
+    uint32_t min_tree_bits = 0; // bit p: phase p runs on the MIN tree (doubleBinaryTree)
+    bool local = false;         // current phase is a group ring (fixed 10 ns packets)
+    // The P2P channels this stream holds (P2PMatcher::hold_send/hold_recv) for the peer and size it last
+    // sent to / received from: a ring phase uses one of each for all its packets. Let go at phase end.
+    uint32_t send_ch = P2PMatcher::kNoChannel, recv_ch = P2PMatcher::kNoChannel;
+    uint32_t send_dst = 0, recv_src = 0;
+    uint64_t send_bytes = 0, recv_bytes = 0;
     std::deque<uint64_t> bundle_bytes; // sizes of bundles in their endpoint delay, oldest first
     std::unique_ptr<PhaseAlgorithm> algo;
 };
@@ -53,16 +58,28 @@ public:
         e_.release_bundle(s_, processing, bytes);
     }
     void send(uint32_t dst, uint64_t bytes) override {
-        const Stream& st = e_.streams_[s_];
+        Stream& st = e_.streams_[s_];
         ++e_.stats_.packets;
         const DataSet& d = e_.datasets_[st.dataset];
-        e_.matcher_.send(MessageKey{MessageSpace::Collective, st.tag, st.npu, dst, bytes}, Callback{},
-                         d.linked ? &d.link : nullptr);
+        MessageKey key{MessageSpace::Collective, st.tag, st.npu, dst, bytes};
+        if (st.send_ch == P2PMatcher::kNoChannel || st.send_dst != dst || st.send_bytes != bytes) {
+            if (st.send_ch != P2PMatcher::kNoChannel) e_.matcher_.let_go(st.send_ch);
+            st.send_ch = e_.matcher_.hold_send(key);
+            st.send_dst = dst;
+            st.send_bytes = bytes;
+        }
+        e_.matcher_.send_on(st.send_ch, key, Callback{}, d.linked ? &d.link : nullptr);
     }
     void post_recv(uint32_t src, uint64_t bytes) override {
-        const Stream& st = e_.streams_[s_];
-        e_.matcher_.recv(MessageKey{MessageSpace::Collective, st.tag, src, st.npu, bytes},
-                         Callback{&e_, kPacketReceived, pack(s_, st.generation)});
+        Stream& st = e_.streams_[s_];
+        if (st.recv_ch == P2PMatcher::kNoChannel || st.recv_src != src || st.recv_bytes != bytes) {
+            if (st.recv_ch != P2PMatcher::kNoChannel) e_.matcher_.let_go(st.recv_ch);
+            st.recv_ch =
+                e_.matcher_.hold_recv(MessageKey{MessageSpace::Collective, st.tag, src, st.npu, bytes});
+            st.recv_src = src;
+            st.recv_bytes = bytes;
+        }
+        e_.matcher_.recv_on(st.recv_ch, Callback{&e_, kPacketReceived, pack(s_, st.generation)});
     }
     void finish_phase() override { finished = true; }
     bool finished = false;
@@ -289,7 +306,14 @@ void CollectiveEngine::admit(uint32_t npu, uint32_t q) {
     }
 }
 
+void CollectiveEngine::let_go_channels(Stream& st) {
+    if (st.send_ch != P2PMatcher::kNoChannel) matcher_.let_go(st.send_ch);
+    if (st.recv_ch != P2PMatcher::kNoChannel) matcher_.let_go(st.recv_ch);
+    st.send_ch = st.recv_ch = P2PMatcher::kNoChannel;
+}
+
 void CollectiveEngine::proceed_to_next_phase(uint32_t s) {
+    let_go_channels(streams_[s]); // the next phase has other peers or sizes
     uint32_t npu = streams_[s].npu;
     uint32_t ds_id = streams_[s].dataset;
     bool finished = streams_[s].next_phase == datasets_[ds_id].phases.size();

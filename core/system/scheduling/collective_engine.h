@@ -75,6 +75,7 @@ private:
     uint64_t next_tag(uint32_t npu, uint32_t group_id);
     void insert_ordered(std::vector<uint32_t>& list, uint32_t s);
     void proceed_to_next_phase(uint32_t s);
+    void let_go_channels(Stream& st);
     void admit(uint32_t npu, uint32_t queue);
     void run_actions(uint32_t s, void (PhaseAlgorithm::*input)(PhaseActions&));
     void release_bundle(uint32_t s, bool processing, uint64_t bytes);
