@@ -61,7 +61,11 @@ private:
     bool toggle_ = false;
     uint32_t received_ = 0;
     uint32_t receiver_, sender_; // member indices of the next peers
-    std::deque<Packet> packets_;
+    // Ring (not Direct) always has the same peers, so its queued packets are only counted, and their NPU
+    // ids are computed once per phase: the hot path touches no deque and no member list.
+    uint32_t ring_queued_ = 0;
+    uint32_t receiver_npu_ = 0, sender_npu_ = 0;
+    std::deque<Packet> packets_; // Direct's queued packets
     bool finished_ = false;
 };
 
