@@ -1,6 +1,7 @@
 #include "core/system/scheduling/collective_engine.h"
 
 #include "core/base/assert.h"
+#include "core/system/collectives/ring.h"
 
 #include <algorithm>
 
@@ -27,6 +28,10 @@ struct CollectiveEngine::Stream {
     uint32_t send_dst = 0, recv_src = 0;
     uint64_t send_bytes = 0, recv_bytes = 0;
     std::deque<uint64_t> bundle_bytes; // sizes of bundles in their endpoint delay, oldest first
+    // The current phase: `ring` when it is a ring/direct phase (kept in the record, so a packet's input
+    // finds it without a further cache miss, and called without a virtual call), else `algo`.
+    bool in_ring = false;
+    RingPhase ring;
     std::unique_ptr<PhaseAlgorithm> algo;
 };
 
@@ -302,7 +307,7 @@ void CollectiveEngine::admit(uint32_t npu, uint32_t q) {
         uint32_t s = n.queues[q][n.running[q]];
         ++n.running[q];
         streams_[s].initialized = true;
-        run_actions(s, &PhaseAlgorithm::on_start);
+        run_actions(s, Input::Start);
     }
 }
 
@@ -346,10 +351,15 @@ void CollectiveEngine::proceed_to_next_phase(uint32_t s) {
     }
     Stream& st = streams_[s];
     const PhaseSpec& ph = datasets_[ds_id].phases[st.next_phase++];
-    st.algo = make_phase_algorithm(ph, st.data_size, (st.min_tree_bits >> (st.next_phase - 1)) & 1u,
-                                   std::move(st.algo));
+    st.in_ring = restart_as_ring(st.ring, ph, st.data_size);
+    if (st.in_ring) {
+        st.data_size = st.ring.final_data_size();
+    } else {
+        st.algo = make_phase_algorithm(ph, st.data_size, (st.min_tree_bits >> (st.next_phase - 1)) & 1u,
+                                       std::move(st.algo));
+        st.data_size = st.algo->final_data_size();
+    }
     st.local = ph.local;
-    st.data_size = st.algo->final_data_size();
     st.queue = static_cast<int32_t>(ph.queue);
     st.initialized = false;
     uint32_t q = ph.queue;
@@ -363,10 +373,38 @@ void CollectiveEngine::proceed_to_next_phase(uint32_t s) {
 
 // [SECTION] algorithm actions and events
 
-void CollectiveEngine::run_actions(uint32_t s, void (PhaseAlgorithm::*input)(PhaseActions&)) {
+void CollectiveEngine::run_actions(uint32_t s, Input input) {
     Actions act(*this, s);
-    PhaseAlgorithm* algo = streams_[s].algo.get();
-    (algo->*input)(act);
+    Stream& st = streams_[s];
+    // `st` stays put during the input: its actions schedule events and touch P2P channels, but start no
+    // stream (which could move the records); proceed_to_next_phase may, so it runs after.
+    if (st.in_ring) {
+        RingPhase& r = st.ring;
+        switch (input) {
+        case Input::Start:
+            r.on_start(act);
+            break;
+        case Input::Packet:
+            r.on_packet_received(act);
+            break;
+        case Input::Bundle:
+            r.on_bundle_done(act);
+            break;
+        }
+    } else {
+        PhaseAlgorithm* algo = st.algo.get();
+        switch (input) {
+        case Input::Start:
+            algo->on_start(act);
+            break;
+        case Input::Packet:
+            algo->on_packet_received(act);
+            break;
+        case Input::Bundle:
+            algo->on_bundle_done(act);
+            break;
+        }
+    }
     if (act.finished) proceed_to_next_phase(s);
 }
 
@@ -396,10 +434,10 @@ void CollectiveEngine::on_event(uint32_t kind, uint64_t arg) {
         streams_[s].bundle_bytes.pop_front();
         [[fallthrough]];
     case kBundle | 0x100u:
-        run_actions(s, &PhaseAlgorithm::on_bundle_done);
+        run_actions(s, Input::Bundle);
         break;
     case kPacketReceived:
-        run_actions(s, &PhaseAlgorithm::on_packet_received);
+        run_actions(s, Input::Packet);
         break;
     default:
         SIM_ASSERT(false, "unknown collective event kind");

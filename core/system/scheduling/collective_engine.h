@@ -77,7 +77,8 @@ private:
     void proceed_to_next_phase(uint32_t s);
     void let_go_channels(Stream& st);
     void admit(uint32_t npu, uint32_t queue);
-    void run_actions(uint32_t s, void (PhaseAlgorithm::*input)(PhaseActions&));
+    enum class Input { Start, Packet, Bundle };
+    void run_actions(uint32_t s, Input input);
     void release_bundle(uint32_t s, bool processing, uint64_t bytes);
     uint64_t mem_cost(uint64_t bytes) const;
     const CollectiveLink* linked_phase(uint32_t npu, const CollectiveRequest& req, PhaseSpec& phase);
