@@ -27,6 +27,8 @@ struct CollectiveEngine::Stream {
     uint32_t send_ch = P2PMatcher::kNoChannel, recv_ch = P2PMatcher::kNoChannel;
     uint32_t send_dst = 0, recv_src = 0;
     uint64_t send_bytes = 0, recv_bytes = 0;
+    bool send_fixed = false; // the network's delay for the held send is send_delay (fixed_delay())
+    TimeNs send_delay = 0;
     std::deque<uint64_t> bundle_bytes; // sizes of bundles in their endpoint delay, oldest first
     // The current phase: `ring` when it is a ring/direct phase (kept in the record, so a packet's input
     // finds it without a further cache miss, and called without a virtual call), else `algo`.
@@ -72,8 +74,11 @@ public:
             st.send_ch = e_.matcher_.hold_send(key);
             st.send_dst = dst;
             st.send_bytes = bytes;
+            // A linked message's delay comes from its link, not the network's dimensions.
+            st.send_fixed = !d.linked && e_.matcher_.network().fixed_delay(st.npu, dst, bytes, st.send_delay);
         }
-        e_.matcher_.send_on(st.send_ch, key, Callback{}, d.linked ? &d.link : nullptr);
+        e_.matcher_.send_on(st.send_ch, key, Callback{}, d.linked ? &d.link : nullptr,
+                            st.send_fixed ? &st.send_delay : nullptr);
     }
     void post_recv(uint32_t src, uint64_t bytes) override {
         Stream& st = e_.streams_[s_];

@@ -82,7 +82,7 @@ void P2PMatcher::send(const MessageKey& key, const Callback& on_sent, const Coll
 }
 
 void P2PMatcher::send_on(uint32_t ch, const MessageKey& key, const Callback& on_sent,
-                         const CollectiveLink* link) {
+                         const CollectiveLink* link, const TimeNs* known_delay) {
     Channel& c = pool_[ch];
     uint64_t k = c.sends++;
     Entry& e = entry(c, k);
@@ -90,7 +90,9 @@ void P2PMatcher::send_on(uint32_t ch, const MessageKey& key, const Callback& on_
     e.has_send = true;
     uint32_t slot = in_flight_.acquire();
     in_flight_[slot] = {ch, k};
-    if (link)
+    if (known_delay)
+        network_.send_after(key.bytes, *known_delay, Callback{this, 0, slot});
+    else if (link)
         network_.send_on_link(key.src, key.dst, key.bytes, link->latency_ns, link->bytes_per_ns,
                               Callback{this, 0, slot});
     else

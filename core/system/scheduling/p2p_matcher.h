@@ -76,9 +76,11 @@ public:
     uint32_t hold_send(const MessageKey& key);
     uint32_t hold_recv(const MessageKey& key);
     void let_go(uint32_t channel);
-    // `key`: the message as sent (not as filed), for the network.
-    void send_on(uint32_t channel, const MessageKey& key, const Callback& on_sent,
-                 const CollectiveLink* link);
+    // `key`: the message as sent (not as filed), for the network. `known_delay`: the network's
+    // fixed_delay() for it, remembered by the caller, or null (then the network computes it).
+    void send_on(uint32_t channel, const MessageKey& key, const Callback& on_sent, const CollectiveLink* link,
+                 const TimeNs* known_delay = nullptr);
+    NetworkModel& network() { return network_; }
     void recv_on(uint32_t channel, const Callback& on_received);
 
     void on_event(uint32_t kind, uint64_t arg) override;
