@@ -9,6 +9,44 @@ namespace astrolabe {
 
 // [SECTION] state
 
+// The sizes of a stream's bundles in their endpoint delay, oldest first, run-length coded with the oldest
+// run inside the stream record: a ring phase's bundles all have one size, so pushing and popping touch no
+// buffer of their own (a std::deque's block was a cache miss per bundle).
+class BundleSizes {
+public:
+    void clear() {
+        front_count_ = 0;
+        rest_.clear();
+    }
+    void push_back(uint64_t bytes) {
+        if (rest_.empty() && (front_count_ == 0 || front_bytes_ == bytes)) {
+            front_bytes_ = bytes;
+            ++front_count_;
+        } else if (!rest_.empty() && rest_.back().first == bytes) {
+            ++rest_.back().second;
+        } else {
+            rest_.emplace_back(bytes, 1);
+        }
+    }
+    uint64_t front() const {
+        SIM_ASSERT(front_count_ > 0, "a bundle finished that was never released");
+        return front_bytes_;
+    }
+    void pop_front() {
+        SIM_ASSERT(front_count_ > 0, "a bundle finished that was never released");
+        if (--front_count_ == 0 && !rest_.empty()) {
+            front_bytes_ = rest_.front().first;
+            front_count_ = rest_.front().second;
+            rest_.pop_front();
+        }
+    }
+
+private:
+    uint64_t front_bytes_ = 0;
+    uint64_t front_count_ = 0;
+    std::deque<std::pair<uint64_t, uint64_t>> rest_; // later runs: (size, count)
+};
+
 struct CollectiveEngine::Stream {
     uint32_t npu = 0;
     uint32_t dataset = 0;
@@ -29,7 +67,7 @@ struct CollectiveEngine::Stream {
     uint64_t send_bytes = 0, recv_bytes = 0;
     bool send_fixed = false; // the network's delay for the held send is send_delay (fixed_delay())
     TimeNs send_delay = 0;
-    std::deque<uint64_t> bundle_bytes; // sizes of bundles in their endpoint delay, oldest first
+    BundleSizes bundle_bytes; // sizes of bundles in their endpoint delay, oldest first
     // The current phase: `ring` when it is a ring/direct phase (kept in the record, so a packet's input
     // finds it without a further cache miss, and called without a virtual call), else `algo`.
     bool in_ring = false;
