@@ -19,6 +19,7 @@ public:
     size_t size() const { return items_.size() - head_; }
     T& front() { return items_[head_]; }
     const T& front() const { return items_[head_]; }
+    T& back() { return items_.back(); }
 
     void push_back(const T& v) { items_.push_back(v); }
     void pop_front() {

@@ -27,6 +27,14 @@ public:
             src == dst ? 0 : static_cast<TimeNs>(latency_ns + static_cast<double>(bytes) / bytes_per_ns);
         engine_.schedule_in(t, on_delivered);
     }
+    bool fixed_delay(uint32_t src, uint32_t dst, uint64_t bytes, TimeNs& t) const override {
+        t = delay(src, dst, bytes);
+        return true;
+    }
+    void send_after(uint64_t bytes, TimeNs t, const Callback& on_delivered) override {
+        count(bytes);
+        engine_.schedule_in(t, on_delivered);
+    }
     const char* name() const override { return "analytical"; }
 
     TimeNs delay(uint32_t src, uint32_t dst, uint64_t bytes) const;

@@ -50,6 +50,17 @@ public:
                               double /*bytes_per_ns*/, const Callback& /*on_delivered*/) {
         SIM_ASSERT(false, "a per-collective link on a network model with links of its own");
     }
+    // A model whose delay depends on nothing but (src, dst, bytes) (the analytical one) sets `delay` to the
+    // delay send() would give that message now and returns true, so a sender of many equal messages (a
+    // ring phase) can compute it once and use send_after(). Other models return false.
+    virtual bool fixed_delay(uint32_t /*src*/, uint32_t /*dst*/, uint64_t /*bytes*/,
+                             TimeNs& /*delay*/) const {
+        return false;
+    }
+    // send() of a message whose fixed_delay() is `delay`: the same count and the same delivery event.
+    virtual void send_after(uint64_t /*bytes*/, TimeNs /*delay*/, const Callback& /*on_delivered*/) {
+        SIM_ASSERT(false, "send_after on a network model without fixed delays");
+    }
     virtual const char* name() const = 0;
     // Links that carried traffic, ordered by (src, dst); empty for models without links.
     virtual std::vector<LinkStats> link_stats() const { return {}; }

@@ -109,20 +109,28 @@ std::vector<PhaseSpec> plan_collective(const PlanRequest& req, const config::Sys
     return phases;
 }
 
+bool restart_as_ring(RingPhase& ring, const PhaseSpec& spec, uint64_t data_size) {
+    const auto algorithm = spec.algorithm.algorithm;
+    if (algorithm != config::CollectiveAlgorithm::Ring && algorithm != config::CollectiveAlgorithm::Direct)
+        return false;
+    bool direct = algorithm == config::CollectiveAlgorithm::Direct;
+    ring.restart(spec.type, data_size, spec.members, spec.my_index, direct,
+                 direct ? spec.algorithm.window : -1, spec.clockwise);
+    return true;
+}
+
 std::unique_ptr<PhaseAlgorithm> make_phase_algorithm(const PhaseSpec& spec, uint64_t data_size, bool min_tree,
                                                      std::unique_ptr<PhaseAlgorithm> recycled) {
     switch (spec.algorithm.algorithm) {
     case config::CollectiveAlgorithm::Ring:
     case config::CollectiveAlgorithm::Direct: {
-        bool direct = spec.algorithm.algorithm == config::CollectiveAlgorithm::Direct;
-        int window = direct ? spec.algorithm.window : -1;
         if (recycled && recycled->as_ring()) {
-            recycled->as_ring()->restart(spec.type, data_size, spec.members, spec.my_index, direct, window,
-                                         spec.clockwise);
+            restart_as_ring(*recycled->as_ring(), spec, data_size);
             return recycled;
         }
-        return std::make_unique<RingPhase>(spec.type, data_size, spec.members, spec.my_index, direct, window,
-                                           spec.clockwise);
+        auto ring = std::make_unique<RingPhase>();
+        restart_as_ring(*ring, spec, data_size);
+        return ring;
     }
     case config::CollectiveAlgorithm::HalvingDoubling:
         return std::make_unique<HalvingDoublingPhase>(spec.type, data_size, spec.members, spec.my_index);

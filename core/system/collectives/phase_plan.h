@@ -59,6 +59,10 @@ std::vector<PhaseSpec> plan_collective(const PlanRequest& req, const config::Sys
 // Builds the algorithm object of one phase for a chunk of `data_size` bytes. `min_tree` picks the tree of
 // a doubleBinaryTree phase. `recycled`, a finished phase of the same stream, is restarted in place when
 // both are ring/direct phases (no allocation per chunk), else dropped.
+// When `spec` is a ring/direct phase, restarts `ring` as that phase for a chunk of `data_size` bytes and
+// returns true; else leaves it alone and returns false.
+bool restart_as_ring(RingPhase& ring, const PhaseSpec& spec, uint64_t data_size);
+
 std::unique_ptr<PhaseAlgorithm> make_phase_algorithm(const PhaseSpec& spec, uint64_t data_size, bool min_tree,
                                                      std::unique_ptr<PhaseAlgorithm> recycled = nullptr);
 

@@ -69,6 +69,9 @@ void RingPhase::restart(PhaseType type, uint64_t data_size, const PhaseMembers& 
     received_ = 0;
     receiver_ = step(me_, dir_);
     sender_ = step(me_, -dir_);
+    receiver_npu_ = members_.npu(receiver_);
+    sender_npu_ = members_.npu(sender_);
+    ring_queued_ = 0;
     packets_.clear(); // keeps the capacity: a reused phase allocates nothing
     finished_ = false;
 }
@@ -115,7 +118,10 @@ void RingPhase::insert_packet(PhaseActions& act) {
         processed = type_ == PhaseType::ReduceScatter || (type_ == PhaseType::AllReduce && toggle_);
         --nonzero_;
     }
-    packets_.push_back({receiver_, sender_});
+    if (direct_)
+        packets_.push_back({receiver_, sender_});
+    else
+        ++ring_queued_;
     act.release_bundle(processed, msg_size_);
     if (direct_) {
         // Direct rotates over all peers: next receiver one further, next sender one further back.
@@ -127,11 +133,17 @@ void RingPhase::insert_packet(PhaseActions& act) {
 }
 
 void RingPhase::ready(PhaseActions& act) {
-    if (packets_.empty() || stream_count_ == 0 || free_packets_ == 0) return;
-    Packet p = packets_.front();
-    packets_.pop_front();
-    act.send(members_.npu(p.dst), msg_size_);
-    act.post_recv(members_.npu(p.src), msg_size_);
+    if ((direct_ ? packets_.empty() : ring_queued_ == 0) || stream_count_ == 0 || free_packets_ == 0) return;
+    if (direct_) {
+        Packet p = packets_.front();
+        packets_.pop_front();
+        act.send(members_.npu(p.dst), msg_size_);
+        act.post_recv(members_.npu(p.src), msg_size_);
+    } else {
+        --ring_queued_;
+        act.send(receiver_npu_, msg_size_);
+        act.post_recv(sender_npu_, msg_size_);
+    }
     --stream_count_;
     --free_packets_;
 }
@@ -139,6 +151,7 @@ void RingPhase::ready(PhaseActions& act) {
 void RingPhase::iteratable(PhaseActions& act) {
     if (!finished_ && stream_count_ == 0 && free_packets_ == parallel_) {
         finished_ = true;
+        ring_queued_ = 0;
         packets_.clear();
         act.finish_phase();
     }

@@ -23,6 +23,8 @@ public:
     // `clockwise`: send to the next member, receive from the previous one (else the other way round).
     RingPhase(PhaseType type, uint64_t data_size, const PhaseMembers& members, uint32_t my_index, bool direct,
               int window = -1, bool clockwise = true);
+    // No phase yet: restart() makes it one (a collective stream keeps one inside its record).
+    RingPhase() = default;
     // The same phase as a fresh object, in this one (a collective engine reuses a stream's ring phase
     // from chunk to chunk instead of allocating one per phase).
     void restart(PhaseType type, uint64_t data_size, const PhaseMembers& members, uint32_t my_index,
@@ -44,15 +46,15 @@ private:
     void iteratable(PhaseActions& act);
     uint32_t step(uint32_t index, int delta) const;
 
-    PhaseType type_;
+    PhaseType type_ = PhaseType::AllReduce;
     PhaseMembers members_;
-    uint32_t n_;
-    uint32_t me_;
-    bool direct_;
-    int dir_;                    // +1 clockwise, -1 anticlockwise
-    uint32_t parallel_;          // P: packets in flight
-    uint32_t nonzero_per_round_; // "non-zero-latency" packets per round
-    uint32_t middle_point_;      // N-1
+    uint32_t n_ = 0;
+    uint32_t me_ = 0;
+    bool direct_ = false;
+    int dir_ = 1;                    // +1 clockwise, -1 anticlockwise
+    uint32_t parallel_ = 0;          // P: packets in flight
+    uint32_t nonzero_per_round_ = 0; // "non-zero-latency" packets per round
+    uint32_t middle_point_ = 0;      // N-1
     uint64_t msg_size_ = 0;
     uint64_t final_size_ = 0;
     uint32_t stream_count_ = 0; // messages still to send
@@ -60,8 +62,12 @@ private:
     uint32_t zero_ = 0, nonzero_ = 0;
     bool toggle_ = false;
     uint32_t received_ = 0;
-    uint32_t receiver_, sender_; // member indices of the next peers
-    Fifo<Packet> packets_;
+    uint32_t receiver_ = 0, sender_ = 0; // member indices of the next peers
+    // Ring (not Direct) always has the same peers, so its queued packets are only counted, and their NPU
+    // ids are computed once per phase: the hot path touches no deque and no member list.
+    uint32_t ring_queued_ = 0;
+    uint32_t receiver_npu_ = 0, sender_npu_ = 0;
+    Fifo<Packet> packets_; // Direct's queued packets
     bool finished_ = false;
 };
 

@@ -2,12 +2,51 @@
 
 #include "core/base/assert.h"
 #include "core/base/fifo.h"
+#include "core/system/collectives/ring.h"
 
 #include <algorithm>
 
 namespace astrolabe {
 
 // [SECTION] state
+
+// The sizes of a stream's bundles in their endpoint delay, oldest first, run-length coded with the oldest
+// run inside the stream record: a ring phase's bundles all have one size, so pushing and popping touch no
+// buffer of their own (a std::deque's block was a cache miss per bundle).
+class BundleSizes {
+public:
+    void clear() {
+        front_count_ = 0;
+        rest_.clear();
+    }
+    void push_back(uint64_t bytes) {
+        if (rest_.empty() && (front_count_ == 0 || front_bytes_ == bytes)) {
+            front_bytes_ = bytes;
+            ++front_count_;
+        } else if (!rest_.empty() && rest_.back().first == bytes) {
+            ++rest_.back().second;
+        } else {
+            rest_.push_back({bytes, 1});
+        }
+    }
+    uint64_t front() const {
+        SIM_ASSERT(front_count_ > 0, "a bundle finished that was never released");
+        return front_bytes_;
+    }
+    void pop_front() {
+        SIM_ASSERT(front_count_ > 0, "a bundle finished that was never released");
+        if (--front_count_ == 0 && !rest_.empty()) {
+            front_bytes_ = rest_.front().first;
+            front_count_ = rest_.front().second;
+            rest_.pop_front();
+        }
+    }
+
+private:
+    uint64_t front_bytes_ = 0;
+    uint64_t front_count_ = 0;
+    Fifo<std::pair<uint64_t, uint64_t>> rest_; // later runs: (size, count)
+};
 
 struct CollectiveEngine::Stream {
     uint32_t npu = 0;
@@ -19,10 +58,21 @@ struct CollectiveEngine::Stream {
     bool live = false;
     int64_t priority = 0;
     uint64_t tag = 0;
-    uint64_t data_size = 0;      // input of the next phase
-    uint32_t min_tree_bits = 0;  // bit p: phase p runs on the MIN tree (doubleBinaryTree)
-    bool local = false;          // current phase is a group ring (fixed 10 ns packets)
-    Fifo<uint64_t> bundle_bytes; // sizes of bundles in their endpoint delay, oldest first
+    uint64_t data_size = 0;     // input of the next phase
+    uint32_t min_tree_bits = 0; // bit p: phase p runs on the MIN tree (doubleBinaryTree)
+    bool local = false;         // current phase is a group ring (fixed 10 ns packets)
+    // The P2P channels this stream holds (P2PMatcher::hold_send/hold_recv) for the peer and size it last
+    // sent to / received from: a ring phase uses one of each for all its packets. Let go at phase end.
+    uint32_t send_ch = P2PMatcher::kNoChannel, recv_ch = P2PMatcher::kNoChannel;
+    uint32_t send_dst = 0, recv_src = 0;
+    uint64_t send_bytes = 0, recv_bytes = 0;
+    bool send_fixed = false; // the network's delay for the held send is send_delay (fixed_delay())
+    TimeNs send_delay = 0;
+    BundleSizes bundle_bytes; // sizes of bundles in their endpoint delay, oldest first
+    // The current phase: `ring` when it is a ring/direct phase (kept in the record, so a packet's input
+    // finds it without a further cache miss, and called without a virtual call), else `algo`.
+    bool in_ring = false;
+    RingPhase ring;
     std::unique_ptr<PhaseAlgorithm> algo;
 };
 
@@ -54,16 +104,31 @@ public:
         e_.release_bundle(s_, processing, bytes);
     }
     void send(uint32_t dst, uint64_t bytes) override {
-        const Stream& st = e_.streams_[s_];
+        Stream& st = e_.streams_[s_];
         ++e_.stats_.packets;
         const DataSet& d = e_.datasets_[st.dataset];
-        e_.matcher_.send(MessageKey{MessageSpace::Collective, st.tag, st.npu, dst, bytes}, Callback{},
-                         d.linked ? &d.link : nullptr);
+        MessageKey key{MessageSpace::Collective, st.tag, st.npu, dst, bytes};
+        if (st.send_ch == P2PMatcher::kNoChannel || st.send_dst != dst || st.send_bytes != bytes) {
+            if (st.send_ch != P2PMatcher::kNoChannel) e_.matcher_.let_go(st.send_ch);
+            st.send_ch = e_.matcher_.hold_send(key);
+            st.send_dst = dst;
+            st.send_bytes = bytes;
+            // A linked message's delay comes from its link, not the network's dimensions.
+            st.send_fixed = !d.linked && e_.matcher_.network().fixed_delay(st.npu, dst, bytes, st.send_delay);
+        }
+        e_.matcher_.send_on(st.send_ch, key, Callback{}, d.linked ? &d.link : nullptr,
+                            st.send_fixed ? &st.send_delay : nullptr);
     }
     void post_recv(uint32_t src, uint64_t bytes) override {
-        const Stream& st = e_.streams_[s_];
-        e_.matcher_.recv(MessageKey{MessageSpace::Collective, st.tag, src, st.npu, bytes},
-                         Callback{&e_, kPacketReceived, pack(s_, st.generation)});
+        Stream& st = e_.streams_[s_];
+        if (st.recv_ch == P2PMatcher::kNoChannel || st.recv_src != src || st.recv_bytes != bytes) {
+            if (st.recv_ch != P2PMatcher::kNoChannel) e_.matcher_.let_go(st.recv_ch);
+            st.recv_ch =
+                e_.matcher_.hold_recv(MessageKey{MessageSpace::Collective, st.tag, src, st.npu, bytes});
+            st.recv_src = src;
+            st.recv_bytes = bytes;
+        }
+        e_.matcher_.recv_on(st.recv_ch, Callback{&e_, kPacketReceived, pack(s_, st.generation)});
     }
     void finish_phase() override { finished = true; }
     bool finished = false;
@@ -286,11 +351,18 @@ void CollectiveEngine::admit(uint32_t npu, uint32_t q) {
         uint32_t s = n.queues[q][n.running[q]];
         ++n.running[q];
         streams_[s].initialized = true;
-        run_actions(s, &PhaseAlgorithm::on_start);
+        run_actions(s, Input::Start);
     }
 }
 
+void CollectiveEngine::let_go_channels(Stream& st) {
+    if (st.send_ch != P2PMatcher::kNoChannel) matcher_.let_go(st.send_ch);
+    if (st.recv_ch != P2PMatcher::kNoChannel) matcher_.let_go(st.recv_ch);
+    st.send_ch = st.recv_ch = P2PMatcher::kNoChannel;
+}
+
 void CollectiveEngine::proceed_to_next_phase(uint32_t s) {
+    let_go_channels(streams_[s]); // the next phase has other peers or sizes
     uint32_t npu = streams_[s].npu;
     uint32_t ds_id = streams_[s].dataset;
     bool finished = streams_[s].next_phase == datasets_[ds_id].phases.size();
@@ -323,10 +395,15 @@ void CollectiveEngine::proceed_to_next_phase(uint32_t s) {
     }
     Stream& st = streams_[s];
     const PhaseSpec& ph = datasets_[ds_id].phases[st.next_phase++];
-    st.algo = make_phase_algorithm(ph, st.data_size, (st.min_tree_bits >> (st.next_phase - 1)) & 1u,
-                                   std::move(st.algo));
+    st.in_ring = restart_as_ring(st.ring, ph, st.data_size);
+    if (st.in_ring) {
+        st.data_size = st.ring.final_data_size();
+    } else {
+        st.algo = make_phase_algorithm(ph, st.data_size, (st.min_tree_bits >> (st.next_phase - 1)) & 1u,
+                                       std::move(st.algo));
+        st.data_size = st.algo->final_data_size();
+    }
     st.local = ph.local;
-    st.data_size = st.algo->final_data_size();
     st.queue = static_cast<int32_t>(ph.queue);
     st.initialized = false;
     uint32_t q = ph.queue;
@@ -340,10 +417,38 @@ void CollectiveEngine::proceed_to_next_phase(uint32_t s) {
 
 // [SECTION] algorithm actions and events
 
-void CollectiveEngine::run_actions(uint32_t s, void (PhaseAlgorithm::*input)(PhaseActions&)) {
+void CollectiveEngine::run_actions(uint32_t s, Input input) {
     Actions act(*this, s);
-    PhaseAlgorithm* algo = streams_[s].algo.get();
-    (algo->*input)(act);
+    Stream& st = streams_[s];
+    // `st` stays put during the input: its actions schedule events and touch P2P channels, but start no
+    // stream (which could move the records); proceed_to_next_phase may, so it runs after.
+    if (st.in_ring) {
+        RingPhase& r = st.ring;
+        switch (input) {
+        case Input::Start:
+            r.on_start(act);
+            break;
+        case Input::Packet:
+            r.on_packet_received(act);
+            break;
+        case Input::Bundle:
+            r.on_bundle_done(act);
+            break;
+        }
+    } else {
+        PhaseAlgorithm* algo = st.algo.get();
+        switch (input) {
+        case Input::Start:
+            algo->on_start(act);
+            break;
+        case Input::Packet:
+            algo->on_packet_received(act);
+            break;
+        case Input::Bundle:
+            algo->on_bundle_done(act);
+            break;
+        }
+    }
     if (act.finished) proceed_to_next_phase(s);
 }
 
@@ -373,10 +478,10 @@ void CollectiveEngine::on_event(uint32_t kind, uint64_t arg) {
         streams_[s].bundle_bytes.pop_front();
         [[fallthrough]];
     case kBundle | 0x100u:
-        run_actions(s, &PhaseAlgorithm::on_bundle_done);
+        run_actions(s, Input::Bundle);
         break;
     case kPacketReceived:
-        run_actions(s, &PhaseAlgorithm::on_packet_received);
+        run_actions(s, Input::Packet);
         break;
     default:
         SIM_ASSERT(false, "unknown collective event kind");

@@ -23,7 +23,6 @@
 #include "core/system/scheduling/fast_ring.h"
 #include "core/system/scheduling/p2p_matcher.h"
 
-#include <deque>
 #include <map>
 #include <memory>
 #include <tuple>
@@ -75,8 +74,10 @@ private:
     uint64_t next_tag(uint32_t npu, uint32_t group_id);
     void insert_ordered(std::vector<uint32_t>& list, uint32_t s);
     void proceed_to_next_phase(uint32_t s);
+    void let_go_channels(Stream& st);
     void admit(uint32_t npu, uint32_t queue);
-    void run_actions(uint32_t s, void (PhaseAlgorithm::*input)(PhaseActions&));
+    enum class Input { Start, Packet, Bundle };
+    void run_actions(uint32_t s, Input input);
     void release_bundle(uint32_t s, bool processing, uint64_t bytes);
     uint64_t mem_cost(uint64_t bytes) const;
     const CollectiveLink* linked_phase(uint32_t npu, const CollectiveRequest& req, PhaseSpec& phase);

@@ -13,6 +13,7 @@ uint32_t P2PMatcher::channel_for(const MessageKey& key) {
     ch.key = key;
     ch.hash = hash;
     ch.sends = ch.recvs = ch.base = 0;
+    ch.holders = 0;
     ch.head = 0;
     ch.entries.clear(); // keeps its capacity
     index_.insert(hash, c);
@@ -35,22 +36,53 @@ void P2PMatcher::retire(uint32_t channel, uint64_t occurrence) {
     if (c.head == c.entries.size()) {
         c.entries.clear();
         c.head = 0;
-        // A drained channel is forgotten so memory tracks messages in flight, not messages ever sent.
-        if (c.sends == c.recvs) {
-            index_.erase(c.hash, channel);
-            pool_.release(channel);
-        }
+        forget_if_drained(channel);
     }
 }
 
-void P2PMatcher::send(const MessageKey& key, const Callback& on_sent, const CollectiveLink* link) {
-    MessageKey filed = key;
+void P2PMatcher::forget_if_drained(uint32_t channel) {
+    Channel& c = pool_[channel];
+    // A drained channel is forgotten so memory tracks messages in flight, not messages ever sent.
+    if (c.holders == 0 && c.entries.empty() && c.sends == c.recvs) {
+        index_.erase(c.hash, channel);
+        pool_.release(channel);
+    }
+}
+
+MessageKey P2PMatcher::filed(const MessageKey& key) const {
+    MessageKey f = key;
     if (symmetry_ && !symmetry_->is_representative(key.dst)) {
         // dst = representative moved by h; by symmetry, (src - h) sends the same to the representative.
-        filed.src = symmetry_->shift(key.src, key.dst, true);
-        filed.dst = symmetry_->shift(key.dst, key.dst, true);
+        f.src = symmetry_->shift(key.src, key.dst, true);
+        f.dst = symmetry_->shift(key.dst, key.dst, true);
     }
-    uint32_t ch = channel_for(filed);
+    return f;
+}
+
+uint32_t P2PMatcher::hold_send(const MessageKey& key) {
+    uint32_t ch = channel_for(filed(key));
+    ++pool_[ch].holders;
+    return ch;
+}
+
+uint32_t P2PMatcher::hold_recv(const MessageKey& key) {
+    uint32_t ch = channel_for(key);
+    ++pool_[ch].holders;
+    return ch;
+}
+
+void P2PMatcher::let_go(uint32_t channel) {
+    SIM_ASSERT(pool_[channel].holders > 0, "a P2P channel let go more often than held");
+    --pool_[channel].holders;
+    forget_if_drained(channel);
+}
+
+void P2PMatcher::send(const MessageKey& key, const Callback& on_sent, const CollectiveLink* link) {
+    send_on(channel_for(filed(key)), key, on_sent, link);
+}
+
+void P2PMatcher::send_on(uint32_t ch, const MessageKey& key, const Callback& on_sent,
+                         const CollectiveLink* link, const TimeNs* known_delay) {
     Channel& c = pool_[ch];
     uint64_t k = c.sends++;
     Entry& e = entry(c, k);
@@ -58,7 +90,9 @@ void P2PMatcher::send(const MessageKey& key, const Callback& on_sent, const Coll
     e.has_send = true;
     uint32_t slot = in_flight_.acquire();
     in_flight_[slot] = {ch, k};
-    if (link)
+    if (known_delay)
+        network_.send_after(key.bytes, *known_delay, Callback{this, 0, slot});
+    else if (link)
         network_.send_on_link(key.src, key.dst, key.bytes, link->latency_ns, link->bytes_per_ns,
                               Callback{this, 0, slot});
     else
@@ -66,7 +100,10 @@ void P2PMatcher::send(const MessageKey& key, const Callback& on_sent, const Coll
 }
 
 void P2PMatcher::recv(const MessageKey& key, const Callback& on_received) {
-    uint32_t ch = channel_for(key);
+    recv_on(channel_for(key), on_received);
+}
+
+void P2PMatcher::recv_on(uint32_t ch, const Callback& on_received) {
     Channel& c = pool_[ch];
     uint64_t k = c.recvs++;
     Entry& e = entry(c, k);

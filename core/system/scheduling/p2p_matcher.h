@@ -66,6 +66,23 @@ public:
     // `link`: the message takes that link instead of the network's dimensions (collective_link.h).
     void send(const MessageKey& key, const Callback& on_sent, const CollectiveLink* link = nullptr);
     void recv(const MessageKey& key, const Callback& on_received);
+
+    // Held channels, for a party that uses one key for many messages (a collective stream's ring phase
+    // sends every packet to one peer with one size): it looks the channel up once (hold_send files the key
+    // as send() does) and then sends or receives on it without a hash lookup per message. A held channel
+    // stays while held, even drained; let_go() forgets it once it is drained and no one holds it. Matching
+    // and event order are exactly those of send() and recv().
+    static constexpr uint32_t kNoChannel = UINT32_MAX;
+    uint32_t hold_send(const MessageKey& key);
+    uint32_t hold_recv(const MessageKey& key);
+    void let_go(uint32_t channel);
+    // `key`: the message as sent (not as filed), for the network. `known_delay`: the network's
+    // fixed_delay() for it, remembered by the caller, or null (then the network computes it).
+    void send_on(uint32_t channel, const MessageKey& key, const Callback& on_sent, const CollectiveLink* link,
+                 const TimeNs* known_delay = nullptr);
+    NetworkModel& network() { return network_; }
+    void recv_on(uint32_t channel, const Callback& on_received);
+
     void on_event(uint32_t kind, uint64_t arg) override;
 
     std::vector<UnmatchedMessage> unmatched() const;
@@ -82,6 +99,7 @@ private:
         MessageKey key;
         uint64_t hash = 0;
         uint64_t sends = 0, recvs = 0; // occurrence counters: the k-th send matches the k-th receive
+        uint32_t holders = 0;          // hold_send/hold_recv calls not yet let go
         uint64_t base = 0;             // occurrence index of entries[head]
         size_t head = 0;               // entries before head are retired
         std::vector<Entry> entries;
@@ -92,6 +110,8 @@ private:
     };
 
     uint32_t channel_for(const MessageKey& key);
+    MessageKey filed(const MessageKey& key) const;
+    void forget_if_drained(uint32_t channel);
     Entry& entry(Channel& c, uint64_t occurrence);
     void retire(uint32_t channel, uint64_t occurrence);
 
