@@ -4,8 +4,8 @@
 #include "core/config/config_parse.h"
 #include "core/config/scenario.h"
 #include "core/hardware/hardware_mapping.h"
-#include "core/session/collective_perf.h"
 #include "core/trace/trace_reader.h"
+#include "support/collective_perf_ns.h"
 #include "support/test_support.h"
 #include "support/trace_builder.h"
 
@@ -49,15 +49,6 @@ std::vector<std::string> step(uint32_t ranks, uint64_t flops, uint64_t mem_ops, 
     return out;
 }
 
-uint64_t perf_ns(const config::HardwareConfig& hw, hardware::CollOp op, uint64_t bytes) {
-    CollectivePerfRequest req;
-    req.hardware = hw;
-    req.op = op;
-    auto row = run_collective_perf_row(req, bytes);
-    REQUIRE(row.is_ok());
-    return static_cast<uint64_t>(std::llround(row.value().time_us * 1e3));
-}
-
 const char* kH100x8 = R"({"gpu": "H100-SXM", "nodes": 1, "gpus_per_node": 8})";
 
 } // namespace
@@ -81,7 +72,7 @@ TEST_CASE("run --hardware: compute on the GPU's datasheet roofline", "[hardware]
         const uint64_t ar = 256ull << 20;
         RunResult with_ar = test::run(scenario(hw), step(8, 989400000000ull, 3350000000ull, ar));
         REQUIRE(with_ar.complete);
-        CHECK(with_ar.total_ns == r.total_ns + perf_ns(hw, hardware::CollOp::AllReduce, ar));
+        CHECK(with_ar.total_ns == r.total_ns + test::collective_perf_ns(hw, hardware::CollOp::AllReduce, ar));
     }
 }
 

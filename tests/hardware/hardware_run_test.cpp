@@ -4,8 +4,8 @@
 #include "core/config/scenario.h"
 #include "core/hardware/collective_links.h"
 #include "core/hardware/hardware_mapping.h"
-#include "core/session/collective_perf.h"
 #include "core/trace/trace_reader.h"
+#include "support/collective_perf_ns.h"
 #include "support/test_support.h"
 #include "support/trace_builder.h"
 
@@ -29,16 +29,6 @@ config::HardwareConfig described(const char* json) {
     auto hw = config::parse_hardware_json(json, "test.json");
     REQUIRE(hw.is_ok());
     return hw.value();
-}
-
-// collective-perf's time for one size on `hw`, in ns (its per-iteration time is a whole number of ns).
-uint64_t perf_ns(const config::HardwareConfig& hw, CollOp op, uint64_t bytes) {
-    CollectivePerfRequest req;
-    req.hardware = hw;
-    req.op = op;
-    auto row = run_collective_perf_row(req, bytes);
-    REQUIRE(row.is_ok());
-    return static_cast<uint64_t>(std::llround(row.value().time_us * 1e3));
 }
 
 // The scenario `run --hardware` builds: the mapped network and system plus the description.
@@ -86,8 +76,8 @@ TEST_CASE("run --hardware: each collective takes collective-perf's time for its 
     const auto traces = chain(16, {CollectiveType::AllReduce, CollectiveType::AllReduce}, {small, large});
     RunResult r = test::run(scenario(hw), traces);
     REQUIRE(r.complete);
-    const uint64_t t_small = perf_ns(hw, CollOp::AllReduce, small);
-    const uint64_t t_large = perf_ns(hw, CollOp::AllReduce, large);
+    const uint64_t t_small = test::collective_perf_ns(hw, CollOp::AllReduce, small);
+    const uint64_t t_large = test::collective_perf_ns(hw, CollOp::AllReduce, large);
     CHECK(r.total_ns == t_small + t_large);
 
     // The closed form behind both (hardware_mapping.h): latency + bus bytes / bus bandwidth, each of the
@@ -117,8 +107,8 @@ TEST_CASE("run --hardware: each collective takes collective-perf's time for its 
             chain(16, {CollectiveType::AllGather, CollectiveType::AllToAll}, {256 << 10, 32ull << 20});
         RunResult r2 = test::run(scenario(hw), t2);
         REQUIRE(r2.complete);
-        CHECK(r2.total_ns ==
-              perf_ns(hw, CollOp::AllGather, 4 << 20) + perf_ns(hw, CollOp::AllToAll, 32 << 20));
+        CHECK(r2.total_ns == test::collective_perf_ns(hw, CollOp::AllGather, 4 << 20) +
+                                 test::collective_perf_ns(hw, CollOp::AllToAll, 32 << 20));
     }
     SECTION("deterministic: the same inputs give the same time") {
         CHECK(test::run(scenario(hw), traces).total_ns == r.total_ns);
@@ -160,8 +150,8 @@ TEST_CASE("run --hardware: a group inside a node vs a group across nodes", "[har
     }
     RunResult r = test::run(sc, traces);
     REQUIRE(r.complete);
-    const uint64_t t_tp = perf_ns(one_node, CollOp::AllReduce, 32 << 20);
-    const uint64_t t_dp = perf_ns(two_gpus, CollOp::AllReduce, 128ull << 20);
+    const uint64_t t_tp = test::collective_perf_ns(one_node, CollOp::AllReduce, 32 << 20);
+    const uint64_t t_dp = test::collective_perf_ns(two_gpus, CollOp::AllReduce, 128ull << 20);
     CHECK(r.total_ns == t_tp + t_dp);
     RunOptions full;
     full.symmetry = false;
@@ -244,8 +234,8 @@ TEST_CASE("scenario with a hardware description: the run of run --hardware", "[h
     RunResult r = test::run(sc.value(), traces);
     REQUIRE(r.complete);
     const auto hw = described(kH100x16);
-    CHECK(r.total_ns ==
-          perf_ns(hw, CollOp::AllReduce, 64 << 10) + perf_ns(hw, CollOp::AllReduce, 256ull << 20));
+    CHECK(r.total_ns == test::collective_perf_ns(hw, CollOp::AllReduce, 64 << 10) +
+                            test::collective_perf_ns(hw, CollOp::AllReduce, 256ull << 20));
 
     SECTION("bad inputs: one message per problem, naming the key") {
         auto both = config::parse_scenario_json(

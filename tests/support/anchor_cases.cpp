@@ -54,4 +54,19 @@ config::Scenario load_configs(const AnchorCase& c, config::NetworkModel model) {
     return cfg;
 }
 
+RunResult run_anchor(const AnchorCase& c, config::NetworkModel model, const RunOptions& options) {
+    config::Scenario cfg = load_configs(c, model);
+    PrefixTraceSource traces(c.workload);
+    RunResult r = run(std::move(cfg), traces, options);
+    REQUIRE(r.complete);
+    std::vector<TimeNs> finish, exposed;
+    for (const auto& n : r.stats.npus) {
+        finish.push_back(n.finish_ns);
+        exposed.push_back(n.exposed_comm_ns());
+    }
+    CHECK(finish == c.finish_ns);
+    CHECK(exposed == c.exposed_comm_ns);
+    return r;
+}
+
 } // namespace astrolabe::test

@@ -23,4 +23,9 @@ std::vector<AnchorCase> load_anchors(const char* file = "astra_anchors.json");
 config::Scenario load_configs(const AnchorCase& c,
                               config::NetworkModel model = config::NetworkModel::Analytical);
 
+// Runs a case under `model` with `options` and checks (CHECK) every NPU's finish and exposed
+// communication against ASTRA-sim's; returns the run for further checks.
+RunResult run_anchor(const AnchorCase& c, config::NetworkModel model = config::NetworkModel::Analytical,
+                     const RunOptions& options = {});
+
 } // namespace astrolabe::test
