@@ -144,6 +144,17 @@ std::string without_engine(const std::string& report_json) {
     return j.dump(1);
 }
 
+std::string report_without_event_counts(const RunResult& r, const char* network_model) {
+    ReportContext ctx;
+    ctx.workload = "case";
+    ctx.network_model = network_model;
+    ctx.compute_model = "trace";
+    nlohmann::json j = nlohmann::json::parse(report_json(r, ctx));
+    for (const char* key : {"events", "peak_queue", "wall_s", "events_per_s"})
+        j.at("engine").erase(key);
+    return j.dump(1);
+}
+
 std::string report_without_engine(const Simulation& sim, const RunResult& r,
                                   const std::vector<std::string>& load_warnings) {
     ReportContext ctx;

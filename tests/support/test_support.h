@@ -68,6 +68,10 @@ RunResult run(config::Scenario cfg, TraceSource& traces, const RunOptions& optio
 // A report with its `engine` section (event counts, wall time) taken out, dumped with indent 1: what two
 // runs that must agree (symmetric and full, copied and built graphs) are compared on.
 std::string without_engine(const std::string& report_json);
+// The report of run `r` (workload "case", trace compute) without what a timing fast path changes on
+// purpose: the engine's event count and event-queue peak (and the host's wall time). Everything else, the
+// engine's simulated NPUs and symmetry included, stays in: what the ring fast path tests compare.
+std::string report_without_event_counts(const RunResult& r, const char* network_model);
 // The report of a finished run of `sim` for workload "case", as above.
 std::string report_without_engine(const Simulation& sim, const RunResult& r,
                                   const std::vector<std::string>& load_warnings);

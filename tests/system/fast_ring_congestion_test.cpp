@@ -24,11 +24,7 @@ using trace::CollectiveType;
 namespace {
 
 std::string report_of(const RunResult& r) {
-    ReportContext ctx;
-    ctx.workload = "fast_ring_congestion_test";
-    ctx.network_model = "congestion";
-    ctx.compute_model = "trace";
-    return test::without_engine(report_json(r, ctx));
+    return test::report_without_event_counts(r, "congestion");
 }
 
 uint64_t max_link_queue(const RunResult& r) {

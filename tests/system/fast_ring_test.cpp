@@ -18,26 +18,14 @@
 
 #include <algorithm>
 #include <random>
-#include <sstream>
 
 using namespace astrolabe;
 using trace::CollectiveType;
 
 namespace {
 
-// The report without the fields that count events (the one thing the fast path changes on purpose).
-std::string report_without_engine(const RunResult& r) {
-    ReportContext ctx;
-    ctx.workload = "fast_ring_test";
-    ctx.network_model = "analytical";
-    ctx.compute_model = "trace";
-    std::string text = test::strip_host_fields(report_json(r, ctx));
-    std::string out;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);)
-        if (line.find("\"events\"") == std::string::npos && line.find("\"peak_queue\"") == std::string::npos)
-            out += line + "\n";
-    return out;
+std::string report_without_event_counts(const RunResult& r) {
+    return test::report_without_event_counts(r, "analytical");
 }
 
 struct RandomCase {
@@ -150,7 +138,7 @@ TEST_CASE("ring fast path: randomised runs equal the event path per NPU and in t
             CHECK(fast.stats.npus[r].finish_ns == event.stats.npus[r].finish_ns);
         }
         CHECK(fast.messages == event.messages);
-        CHECK(report_without_engine(fast) == report_without_engine(event));
+        CHECK(report_without_event_counts(fast) == report_without_event_counts(event));
         ++runs;
         if (fast.fast_ring == "on") {
             ++fast_runs;
@@ -173,7 +161,7 @@ TEST_CASE("ring fast path: a run that breaks one condition keeps the event path"
         RunResult event = test::run(c.cfg, c.traces, off);
         RunResult fast = test::run(c.cfg, c.traces);
         INFO("case " << i << ": fast path " << fast.fast_ring);
-        CHECK(report_without_engine(fast) == report_without_engine(event));
+        CHECK(report_without_event_counts(fast) == report_without_event_counts(event));
         if (fast.fast_ring != "on") ++refused;
     }
     CHECK(refused == 100);
@@ -292,7 +280,7 @@ TEST_CASE("ring fast path: the bench's asymmetric workload at 64 NPUs equals the
         INFO("NPU " << r);
         CHECK(fast.stats.npus[r].finish_ns == event.stats.npus[r].finish_ns);
     }
-    CHECK(report_without_engine(fast) == report_without_engine(event));
+    CHECK(report_without_event_counts(fast) == report_without_event_counts(event));
     CHECK(fast.events == 64 * 6); // one per node: the completions of 3 computes and 3 all-reduces
     CHECK(event.events > 64 * 3 * 4 * 2 * 63 * 2); // at least 2 events per packet
 }
