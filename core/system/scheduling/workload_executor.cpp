@@ -199,18 +199,23 @@ TimeNs WorkloadExecutor::compute_time(uint32_t npu, const GraphNode& n, bool& sk
             ++st.replayed_nodes;
         }
     } else if (options_.roofline) {
-        if ((n.bytes == 0 || n.num_ops == 0) && options_.roofline_or_duration) {
-            stats_.note("COMP nodes without tensor_size or num_ops replay their trace duration (hardware "
-                        "description: the roofline times the others)");
+        if (n.bytes > 0 && n.num_ops > 0) {
+            t = roofline(profile ? profile->roofline : options_.roofline_params);
+        } else if (options_.roofline_or_duration) {
+            // Static strings: a note per node must not allocate per node.
+            static const std::string kReplayed = "COMP nodes without tensor_size or num_ops replay their "
+                                                 "trace duration (hardware description: the roofline "
+                                                 "times the others)";
+            stats_.note(kReplayed);
             t = scaled(replay_time(n.duration_ns));
             ++st.replayed_nodes;
-        } else if (n.bytes == 0 || n.num_ops == 0) {
+        } else {
             // No operational intensity: ASTRA-sim skips the node (it finishes at once, taking no time).
-            stats_.note("COMP nodes without tensor_size or num_ops take 0 ns under the roofline model");
+            static const std::string kSkipped =
+                "COMP nodes without tensor_size or num_ops take 0 ns under the roofline model";
+            stats_.note(kSkipped);
             skip = true;
             return 0;
-        } else {
-            t = roofline(profile ? profile->roofline : options_.roofline_params);
         }
     } else {
         t = scaled(replay_time(n.duration_ns));
