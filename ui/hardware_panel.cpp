@@ -112,7 +112,7 @@ void chart(View& view, const HardwareState& hs) {
             if (std::fabs(fx(double(r.size_bytes)) - mx) < std::fabs(fx(double(best->size_bytes)) - mx))
                 best = &r;
         view.hardware_hover = static_cast<int64_t>(best->size_bytes);
-        ImGui::SetTooltip("%s B: %.2f us, busbw %.1f GB/s\n%s / %s",
+        ImGui::SetTooltip("%s B: %.2f us, busbw %.3g GB/s\n%s / %s",
                           human_size(double(best->size_bytes)).c_str(), best->time_us, best->busbw_gbs,
                           config::nccl_algo_name(best->choice.algo),
                           config::nccl_proto_name(best->choice.proto));
