@@ -144,9 +144,10 @@ std::string plan_text(const TransformerParams& p) {
                                                     : "decode";
     std::snprintf(
         line, sizeof line,
-        "%s: %u NPUs = dp %u x tp %u x sp %u x pp %u%s; %llu micro-batches of %llu tokens per rank\n", phase,
-        layout.npus(), p.dp, p.tp, p.sp, p.pp,
+        "%s: %u NPUs = dp %u x tp %u x sp %u x pp %u%s%s; %llu micro-batches of %llu tokens per rank\n",
+        phase, layout.npus(), p.dp, p.tp, p.sp, p.pp,
         p.experts ? (" (ep " + std::to_string(p.ep) + ")").c_str() : "",
+        p.rank_order == RankOrder::TpFirst ? ", ranks tp-first (Megatron's order)" : "",
         static_cast<unsigned long long>(p.microbatches()),
         static_cast<unsigned long long>(p.micro_batch_size() * p.seq / (uint64_t(p.dp) * p.sp)));
     out += line;
