@@ -18,6 +18,15 @@ trace::Trace transformer_trace(const TransformerParams& p, const ParallelLayout&
     schema.kind = trace::AttrKind::String;
     schema.strings.push_back("astrolabe.generate.transformer");
     t.metadata.attrs.push_back(std::move(schema));
+    if (p.rank_order == RankOrder::TpFirst) {
+        // Said in the file, so that tools assuming STAGE's order (rescale) can refuse the set; dp-first
+        // files carry nothing new and stay byte-identical to before the parameter existed.
+        trace::Attribute order;
+        order.name = "rank_order";
+        order.kind = trace::AttrKind::String;
+        order.strings.push_back("tp-first");
+        t.metadata.attrs.push_back(std::move(order));
+    }
     t.verbatim_attrs = true;
     if (p.phase == Phase::Training)
         build_training(p, layout, rank, t);
