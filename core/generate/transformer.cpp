@@ -40,7 +40,8 @@ namespace {
 // Ranks of one pipeline stage run the same DAG; only group ids and pipeline peers differ. Rather than
 // rebuilding it (allocation-bound), the stage's trace is built once and retargeted rank by rank: each
 // collective's pg_name is recomputed from its group kind, and a peer keeps its offset from the rank
-// (peers are the same coordinates one stage away, a fixed rank distance). A test checks the result equals
+// (peers are the same coordinates one stage away, a fixed rank distance: pp is the slowest coordinate in
+// either rank order). A test checks the result equals
 // a fresh build for every rank.
 class StageRetargeter {
 public:
