@@ -41,8 +41,7 @@ namespace {
 // rebuilding it (allocation-bound), the stage's trace is built once and retargeted rank by rank: each
 // collective's pg_name is recomputed from its group kind, and a peer keeps its offset from the rank
 // (peers are the same coordinates one stage away, a fixed rank distance: pp is the slowest coordinate in
-// either rank order). A test checks the result equals
-// a fresh build for every rank.
+// either rank order). A test checks the result equals a fresh build for every rank.
 class StageRetargeter {
 public:
     StageRetargeter(const TransformerParams& p, const ParallelLayout& layout) : p_(p), layout_(layout) {}
