@@ -268,8 +268,48 @@ bool edit_flag(App& app, const char* label, const std::string& path) {
     return true;
 }
 
+// The generator's rank order: absent = its default, dp-first (STAGE's), or tp-first when the scenario
+// describes real hardware (core/session/generated_source.h run_generate_params). Items are remembered as
+// "rank-order" and "rank-order:<item>" for the browser tests.
+bool edit_rank_order(App& app, View& view, const std::string& path) {
+    static const std::vector<std::string> orders = generate::rank_order_names();
+    const std::string cur = app.doc().get_string(path, "");
+    const std::string preview = !cur.empty()                 ? cur
+                                : app.doc().has("/hardware") ? "tp-first (default here)"
+                                                             : "dp-first (default)";
+    bool changed = false;
+    auto remember = [&view](const std::string& name) {
+        ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+        view.rects[name] = WidgetRect{a.x, a.y, b.x - a.x, b.y - a.y};
+    };
+    ImGui::SetNextItemWidth(190);
+    const bool open = ImGui::BeginCombo("rank order", preview.c_str());
+    remember("rank-order");
+    if (ImGui::IsItemHovered() && !open)
+        ImGui::SetTooltip(
+            "dp-first: STAGE's rank = dp + D (tp + T (sp + C pp)), the default.\n"
+            "tp-first: Megatron's rank = tp + T (sp + C (dp + D pp)): a tensor-parallel group on\n"
+            "consecutive ranks, i.e. inside a node; the default with a hardware description.");
+    if (open) {
+        if (ImGui::Selectable("(default)", cur.empty()) && !cur.empty()) {
+            app.doc().erase(path);
+            changed = true;
+        }
+        remember("rank-order:(default)");
+        for (const auto& o : orders) {
+            if (ImGui::Selectable(o.c_str(), cur == o) && cur != o) {
+                app.doc().set_string(path, o);
+                changed = true;
+            }
+            remember("rank-order:" + o);
+        }
+        ImGui::EndCombo();
+    }
+    return changed;
+}
+
 // The generated workload: its parameters are the workload, so a share link carries a whole training step.
-void generate_section(App& app) {
+void generate_section(App& app, View& view) {
     auto& doc = app.doc();
     const std::string g = "/workload/generate/";
     if (!doc.has("/workload/generate")) {
@@ -390,6 +430,7 @@ void generate_section(App& app) {
         changed |= edit_flag(app, "STAGE compat", g + "stage-compat");
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("reproduce STAGE @ 3a7f49c: llama without mixed precision = its GPT graph");
+        changed |= edit_rank_order(app, view, g + "rank-order"); // last: the fields above keep their places
         npus = doc.get_number(g + "dp", 1) * doc.get_number(g + "tp", 1) * doc.get_number(g + "pp", 1) *
                doc.get_number(g + "sp", 1);
     }
@@ -460,7 +501,7 @@ void draw_scenario_panel(App& app, View& view, Platform& platform) {
 
     if (ImGui::CollapsingHeader("Generated workload",
                                 app.doc().has("/workload/generate") ? ImGuiTreeNodeFlags_DefaultOpen : 0))
-        generate_section(app);
+        generate_section(app, view);
     if (ImGui::CollapsingHeader("Network", ImGuiTreeNodeFlags_DefaultOpen)) network_section(app);
     if (ImGui::CollapsingHeader("System", ImGuiTreeNodeFlags_DefaultOpen)) system_section(app);
     if (ImGui::CollapsingHeader("Memory")) memory_section(app);

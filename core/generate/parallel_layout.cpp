@@ -21,16 +21,25 @@ const char* group_kind_name(GroupKind k) {
 }
 
 ParallelLayout::ParallelLayout(const TransformerParams& p)
-    : dp_(p.dp), tp_(p.tp), sp_(p.sp), pp_(p.pp), ep_(p.experts ? p.ep : 1) {}
+    : dp_(p.dp), tp_(p.tp), sp_(p.sp), pp_(p.pp), ep_(p.experts ? p.ep : 1) {
+    pp_stride_ = dp_ * tp_ * sp_;
+    if (p.rank_order == RankOrder::TpFirst) { // tp, sp (Megatron's cp), dp, pp
+        tp_stride_ = 1;
+        sp_stride_ = tp_;
+        dp_stride_ = tp_ * sp_;
+    } else { // dp, tp, sp, pp
+        dp_stride_ = 1;
+        tp_stride_ = dp_;
+        sp_stride_ = dp_ * tp_;
+    }
+}
 
 RankCoord ParallelLayout::coord(uint32_t rank) const {
     RankCoord c;
-    c.dp = rank % dp_;
-    rank /= dp_;
-    c.tp = rank % tp_;
-    rank /= tp_;
-    c.sp = rank % sp_;
-    c.pp = rank / sp_;
+    c.dp = rank / dp_stride_ % dp_;
+    c.tp = rank / tp_stride_ % tp_;
+    c.sp = rank / sp_stride_ % sp_;
+    c.pp = rank / pp_stride_;
     return c;
 }
 

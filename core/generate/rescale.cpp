@@ -104,6 +104,18 @@ Result<RescalePlan> rescale(uint32_t npus_in, const RankGroups& groups_in, const
     plan.npus_in = npus_in;
     plan.npus_out = npus_out;
 
+    // 0. A generated set numbered tensor-parallel first (rank-order tp-first) has groups of consecutive
+    // ranks that are not data groups; its files say so.
+    {
+        auto first = read(0);
+        if (!first.is_ok()) return first.status();
+        for (const auto& a : first.value().metadata.attrs)
+            if (a.name == "rank_order" && a.strings.size() == 1 && a.strings[0] != "dp-first")
+                return Status::error("rescale: the set was generated with rank-order " + a.strings[0] +
+                                     "; rescale needs data-parallel ranks fastest (rank = dp + D q): "
+                                     "generate it with rank-order dp-first, or generate the new size");
+    }
+
     // 1. The data-parallel degree D.
     uint32_t D = 0;
     std::string why = "no communicator group holds rank 0 with its data-parallel replicas 0..D-1";

@@ -6,8 +6,10 @@
 // the group holding rank 0 and D - 1 consecutive ranks whose members are each shard's replicas ({qD ..
 // qD+D-1}); every other group and every send/recv must stay inside one replica. A set without groups and
 // without point-to-point messages whose files are identical is pure data parallel (D = N). Anything else
-// is refused with the reason. Output rank dp' + D' q copies the trace of rank D q with group ids and peers
-// remapped; all-gathers over the data group scale their shard (comm_size x D / D'), other sizes are kept.
+// is refused with the reason, as is a generated set whose metadata says rank_order tp-first (its groups of
+// consecutive ranks are tensor groups). Output rank dp' + D' q copies the trace of rank D q with group ids
+// and peers remapped; all-gathers over the data group scale their shard (comm_size x D / D'), other sizes are
+// kept.
 #pragma once
 
 #include "core/base/status.h"

@@ -18,6 +18,15 @@ trace::Trace transformer_trace(const TransformerParams& p, const ParallelLayout&
     schema.kind = trace::AttrKind::String;
     schema.strings.push_back("astrolabe.generate.transformer");
     t.metadata.attrs.push_back(std::move(schema));
+    if (p.rank_order == RankOrder::TpFirst) {
+        // Said in the file, so that tools assuming STAGE's order (rescale) can refuse the set; dp-first
+        // files carry nothing new and stay byte-identical to before the parameter existed.
+        trace::Attribute order;
+        order.name = "rank_order";
+        order.kind = trace::AttrKind::String;
+        order.strings.push_back("tp-first");
+        t.metadata.attrs.push_back(std::move(order));
+    }
     t.verbatim_attrs = true;
     if (p.phase == Phase::Training)
         build_training(p, layout, rank, t);
@@ -31,8 +40,8 @@ namespace {
 // Ranks of one pipeline stage run the same DAG; only group ids and pipeline peers differ. Rather than
 // rebuilding it (allocation-bound), the stage's trace is built once and retargeted rank by rank: each
 // collective's pg_name is recomputed from its group kind, and a peer keeps its offset from the rank
-// (peers are the same coordinates one stage away, a fixed rank distance). A test checks the result equals
-// a fresh build for every rank.
+// (peers are the same coordinates one stage away, a fixed rank distance: pp is the slowest coordinate in
+// either rank order). A test checks the result equals a fresh build for every rank.
 class StageRetargeter {
 public:
     StageRetargeter(const TransformerParams& p, const ParallelLayout& layout) : p_(p), layout_(layout) {}
@@ -144,9 +153,10 @@ std::string plan_text(const TransformerParams& p) {
                                                     : "decode";
     std::snprintf(
         line, sizeof line,
-        "%s: %u NPUs = dp %u x tp %u x sp %u x pp %u%s; %llu micro-batches of %llu tokens per rank\n", phase,
-        layout.npus(), p.dp, p.tp, p.sp, p.pp,
+        "%s: %u NPUs = dp %u x tp %u x sp %u x pp %u%s%s; %llu micro-batches of %llu tokens per rank\n",
+        phase, layout.npus(), p.dp, p.tp, p.sp, p.pp,
         p.experts ? (" (ep " + std::to_string(p.ep) + ")").c_str() : "",
+        p.rank_order == RankOrder::TpFirst ? ", ranks tp-first (Megatron's order)" : "",
         static_cast<unsigned long long>(p.microbatches()),
         static_cast<unsigned long long>(p.micro_batch_size() * p.seq / (uint64_t(p.dp) * p.sp)));
     out += line;

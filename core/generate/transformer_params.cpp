@@ -1,8 +1,9 @@
 #include "core/generate/transformer_params.h"
 
+#include "core/config/spellings.h"
+
 #include <algorithm>
 #include <cctype>
-#include <initializer_list>
 
 namespace astrolabe::generate {
 
@@ -19,17 +20,23 @@ bool parse_u64(const std::string& s, uint64_t& out) {
     return true;
 }
 
-// Sets `field` to the value paired with `spelling`; false (and `field` untouched) when none is.
-template <typename E>
-bool parse_choice(const std::string& spelling, E& field,
-                  std::initializer_list<std::pair<const char*, E>> choices) {
-    for (const auto& c : choices) {
-        if (spelling == c.first) {
-            field = c.second;
-            return true;
+// The spellings of each choice parameter, in its enum's value order (value i is spelled names[i]).
+const char* const kModelNames[] = {"gpt", "llama"};
+const char* const kPhaseNames[] = {"training", "prefill", "decode"};
+const char* const kGradSyncNames[] = {"microbatch", "step"};
+const char* const kRankOrderNames[] = {"dp-first", "tp-first"};
+
+// Sets `field` to the value spelled `value`; otherwise an error naming the parameter, the spellings and
+// the nearest of them ("did you mean 'tp-first'?"), as config files' choices are reported.
+template <typename E, size_t N>
+Status set_choice(const std::string& name, const std::string& value, E& field,
+                  const char* const (&names)[N]) {
+    for (size_t i = 0; i < N; ++i)
+        if (value == names[i]) {
+            field = static_cast<E>(i);
+            return Status::ok();
         }
-    }
-    return false;
+    return Status::error(name + ": '" + value + "'; " + config::expected_choice({names, N}, value));
 }
 
 bool parse_bool(std::string s, bool& out) {
@@ -157,6 +164,9 @@ const std::vector<std::pair<std::string, std::string>>& param_help() {
          "fp32 gradients for the optimizer (tensor_size only; collectives keep dtype-bytes)"},
         {"dtype-bytes", "bytes per element (default 1: element counts, as STAGE writes them)"},
         {"grad-sync", "microbatch (default, as STAGE) or step: when DP gradients are reduced"},
+        {"rank-order",
+         "dp-first (default, STAGE's: rank = dp + D (tp + T (sp + C pp))) or tp-first (Megatron's: "
+         "rank = tp + T (sp + C (dp + D pp)), a TP group on consecutive ranks, inside a node)"},
         {"tpsp",
          "sequence-parallel TP activations (default true, STAGE's --tpsp); false: plain TP, all-reduces"},
         {"stage-compat",
@@ -185,28 +195,10 @@ Status set_param(TransformerParams& p, const std::string& name, const std::strin
     };
     auto flag = [&](bool& field) { return parse_bool(value, field) ? Status::ok() : bad("true or false"); };
     if (name == "preset") return apply_preset(p, value);
-    if (name == "model") {
-        const auto families = model_family_names();
-        for (size_t i = 0; i < families.size(); ++i)
-            if (value == families[i]) {
-                p.model = static_cast<ModelFamily>(i);
-                return Status::ok();
-            }
-        return bad("gpt or llama");
-    }
-    if (name == "phase") {
-        if (parse_choice(
-                value, p.phase,
-                {{"training", Phase::Training}, {"prefill", Phase::Prefill}, {"decode", Phase::Decode}}))
-            return Status::ok();
-        return bad("training, prefill or decode");
-    }
-    if (name == "grad-sync") {
-        if (parse_choice(value, p.grad_sync,
-                         {{"microbatch", GradSync::Microbatch}, {"step", GradSync::Step}}))
-            return Status::ok();
-        return bad("microbatch or step");
-    }
+    if (name == "model") return set_choice(name, value, p.model, kModelNames);
+    if (name == "phase") return set_choice(name, value, p.phase, kPhaseNames);
+    if (name == "grad-sync") return set_choice(name, value, p.grad_sync, kGradSyncNames);
+    if (name == "rank-order") return set_choice(name, value, p.rank_order, kRankOrderNames);
     if (name == "layers") return num(p.layers);
     if (name == "hidden") return num(p.hidden);
     if (name == "ffn") return num(p.ffn);
@@ -253,7 +245,11 @@ Status apply_preset(TransformerParams& p, const std::string& name) {
 }
 
 std::vector<std::string> model_family_names() {
-    return {"gpt", "llama"}; // ModelFamily::Gpt, ModelFamily::Llama
+    return {std::begin(kModelNames), std::end(kModelNames)};
+}
+
+std::vector<std::string> rank_order_names() {
+    return {std::begin(kRankOrderNames), std::end(kRankOrderNames)};
 }
 
 std::vector<std::string> preset_names() {

@@ -18,6 +18,10 @@ enum class ModelFamily : uint8_t { Gpt, Llama };
 enum class Phase : uint8_t { Training, Prefill, Decode };
 // When data-parallel gradients are synchronised: after every micro-batch (STAGE's plan) or once per step.
 enum class GradSync : uint8_t { Microbatch, Step };
+// How ranks are numbered over the grid (parallel_layout.h): data-parallel fastest (STAGE's, the default)
+// or tensor-parallel fastest, then context, data, pipeline (Megatron-LM's default "tp-cp-ep-dp-pp"), which
+// keeps a tensor-parallel group on consecutive ranks, i.e. inside one node of a real system.
+enum class RankOrder : uint8_t { DpFirst, TpFirst };
 
 struct TransformerParams {
     ModelFamily model = ModelFamily::Gpt;
@@ -41,6 +45,7 @@ struct TransformerParams {
     bool mixed_precision = false;
     uint64_t dtype_bytes = 1; // bytes per element; 1 = element counts, as STAGE writes them
     GradSync grad_sync = GradSync::Microbatch;
+    RankOrder rank_order = RankOrder::DpFirst;
     // Reproduce STAGE @ 3a7f49c where it departs from the model asked for: `llama` without mixed precision
     // builds its GPT graph, fewer KV heads than tp are split fractionally, and its llama graph keeps
     // sequence-parallel TP whatever --tpsp says.
@@ -84,6 +89,8 @@ Status apply_preset(TransformerParams& p, const std::string& name);
 std::vector<std::string> preset_names();
 // The spellings of ModelFamily in value order ("gpt", "llama"): the parameter's parser and menus use them.
 std::vector<std::string> model_family_names();
+// The spellings of RankOrder in value order ("dp-first", "tp-first").
+std::vector<std::string> rank_order_names();
 
 // Applies a list of (name, value) pairs in order; "preset" is applied first wherever it appears.
 Status apply_params(TransformerParams& p, const std::vector<std::pair<std::string, std::string>>& named);

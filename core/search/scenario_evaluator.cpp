@@ -58,11 +58,12 @@ void ScenarioEvaluator::begin(const std::string& scenario_json) {
     // What Session::open does for a generated workload, with the generator's source kept for the next
     // point (only network or collective knobs changed: the same traces).
     const std::string workload = sc.value().workload;
+    std::string note; // the session's note on a default rank order; a search point shows no warnings
+    auto params = run_generate_params(sc.value(), note);
     std::string key = workload;
-    for (const auto& p : sc.value().generate_params)
+    for (const auto& p : params)
         key += "\x1f" + p.first + "=" + p.second;
     config::Scenario rest = std::move(sc.value());
-    auto params = std::move(rest.generate_params);
     rest.generate_params.clear();
     if (!generated_ || generated_->key != key) {
         generated_.reset(); // the old traces go before the new ones are made

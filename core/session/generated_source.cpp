@@ -96,6 +96,21 @@ Result<GeneratedSource> generated_source(const std::string& kind,
     return out;
 }
 
+std::vector<std::pair<std::string, std::string>> run_generate_params(const config::Scenario& s,
+                                                                     std::string& note) {
+    auto params = s.generate_params;
+    if (!s.hardware || s.workload != "transformer") return params;
+    for (const auto& kv : params)
+        if (kv.first == "rank-order") return params; // the user's choice
+    params.emplace_back("rank-order", "tp-first");
+    generate::TransformerParams p;
+    if (generate::read_params(p, params).is_ok() && p.dp > 1 && uint64_t(p.tp) * p.sp > 1)
+        note = "workload.generate: ranks numbered tp-first (Megatron's order: each tensor-parallel group on "
+               "consecutive ranks, inside a node), the default with a hardware description; rank-order "
+               "dp-first gives STAGE's";
+    return params;
+}
+
 Status adopt_groups(config::CommGroups generated, bool has_groups, config::CommGroups& scenario_groups) {
     if (!has_groups) return Status::ok();
     if (!scenario_groups.groups.empty())

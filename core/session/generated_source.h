@@ -6,6 +6,7 @@
 
 #include "core/base/status.h"
 #include "core/config/config_types.h"
+#include "core/config/scenario.h"
 #include "core/session/trace_source.h"
 
 #include <memory>
@@ -25,6 +26,14 @@ struct GeneratedSource {
 // demand.
 Result<GeneratedSource> generated_source(const std::string& kind,
                                          const std::vector<std::pair<std::string, std::string>>& params);
+
+// The generator parameters a run of scenario `s` uses: its own, plus ("rank-order", "tp-first") for a
+// transformer on a hardware description that does not name a rank order. A real system is run in
+// Megatron's order (tensor-parallel groups on consecutive ranks, i.e. inside a node), as real deployments
+// are; STAGE's order stays the generator's default everywhere else (docs/generate.md). `note` receives a
+// line saying so when the added order changes the layout (dp > 1 and tp x sp > 1), else stays untouched.
+std::vector<std::pair<std::string, std::string>> run_generate_params(const config::Scenario& s,
+                                                                     std::string& note);
 
 // Gives a scenario the generator's communicator groups (when it defines any). A scenario that names its own
 // groups as well is refused: the generator's ranks only make sense with its groups.

@@ -44,7 +44,7 @@ struct Workload {
     std::string label; // the report's `workload`: prefix, sample name, "embedded (N traces)", ...
 };
 
-Result<Workload> open_workload(config::Scenario& s, SessionHost& host) {
+Result<Workload> open_workload(config::Scenario& s, SessionHost& host, std::vector<std::string>& warnings) {
     Workload out;
     switch (s.workload_kind) {
     case config::Scenario::WorkloadKind::Embedded: {
@@ -58,7 +58,9 @@ Result<Workload> open_workload(config::Scenario& s, SessionHost& host) {
         break;
     }
     case config::Scenario::WorkloadKind::Generate: {
-        auto gen = generated_source(s.workload, s.generate_params);
+        std::string note;
+        auto gen = generated_source(s.workload, run_generate_params(s, note));
+        if (!note.empty()) warnings.push_back(note);
         if (!gen.is_ok()) return gen.status();
         Status groups = adopt_groups(std::move(gen.value().groups), gen.value().has_groups, s.groups);
         if (!groups.is_ok()) return groups;
@@ -94,7 +96,7 @@ Result<std::unique_ptr<Session>> Session::open(config::Scenario scenario, const 
     // Running out of memory while decoding (a trace set too large for the browser's 4 GiB) or a failed
     // assert while building are refusals like any other, not crashes.
     try {
-        auto workload = open_workload(scenario, host);
+        auto workload = open_workload(scenario, host, s->warnings_);
         if (!workload.is_ok()) return workload.status();
         s->workload_label_ = std::move(workload.value().label);
         auto built =

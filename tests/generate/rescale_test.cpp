@@ -140,6 +140,19 @@ TEST_CASE("rescale: refusals say why", "[generate][rescale]") {
         CHECK_THAT(rp.status().message(),
                    Contains("group 2 mixes ranks of different data-parallel replicas"));
     }
+    SECTION("a set numbered tensor-parallel first") {
+        // Its tensor groups {0,1}, {2,3}, ... look like STAGE-order data groups; the files say otherwise.
+        TransformerParams p = plan(2);
+        REQUIRE(set_param(p, "rank-order", "tp-first").is_ok());
+        MemorySink tp_first;
+        REQUIRE(generate_transformer(p, tp_first).is_ok());
+        MemorySink out;
+        auto rp = rescale(8, to_rank_groups(tp_first.comm_groups, 8), reader(tp_first.ranks), 16, out);
+        REQUIRE_FALSE(rp.is_ok());
+        CHECK(rp.status().message() ==
+              "rescale: the set was generated with rank-order tp-first; rescale needs data-parallel ranks "
+              "fastest (rank = dp + D q): generate it with rank-order dp-first, or generate the new size");
+    }
     SECTION("different files and no groups") {
         MemorySink out;
         auto rp = rescale(8, {}, reader(small.ranks), 16, out);

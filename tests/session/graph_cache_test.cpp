@@ -38,6 +38,13 @@ const std::vector<Shape> kShapes = {
      R"("kind": "transformer", "phase": "prefill", "model": "llama", "layers": 4, "hidden": 512, "heads": 8, "seq": 128, "batch": 4, "micro-batch": 2, "dp": 2, "tp": 2, "pp": 4)"},
     {"decode dp2 tp4",
      R"("kind": "transformer", "phase": "decode", "decode-steps": 2, "model": "gpt", "layers": 2, "hidden": 512, "heads": 8, "seq": 128, "batch": 4, "micro-batch": 2, "dp": 2, "tp": 4)"},
+    // Megatron's order: the same stage models, peers and groups at other ranks.
+    {"tp-first dp2 tp2 sp2 pp2 with ZeRO-3 and recomputation",
+     R"("kind": "transformer", "model": "gpt", "layers": 2, "hidden": 512, "heads": 8, "seq": 512, "batch": 4, "micro-batch": 2, "dp": 2, "tp": 2, "sp": 2, "pp": 2, "weight-sharded": true, "recompute": true, "rank-order": "tp-first")"},
+    {"tp-first MoE dp4 ep2 tp2 pp2",
+     R"("kind": "transformer", "model": "gpt", "layers": 2, "hidden": 512, "heads": 8, "seq": 256, "batch": 8, "micro-batch": 4, "dp": 4, "tp": 2, "pp": 2, "experts": 4, "ep": 2, "rank-order": "tp-first")"},
+    {"tp-first prefill dp2 tp2 pp4",
+     R"("kind": "transformer", "phase": "prefill", "model": "llama", "layers": 4, "hidden": 512, "heads": 8, "seq": 128, "batch": 4, "micro-batch": 2, "dp": 2, "tp": 2, "pp": 4, "rank-order": "tp-first")"},
 };
 
 std::string scenario(const std::string& generate, const std::string& network, const std::string& system,

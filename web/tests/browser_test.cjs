@@ -21,6 +21,7 @@ const { openApp } = require('./app_page.cjs');
 const { runMouseChecks } = require('./mouse_checks.cjs');
 const { sessionChecks } = require('./session_checks.cjs');
 const { searchChecks } = require('./search_checks.cjs');
+const { rankOrderChecks } = require('./rank_order_checks.cjs');
 
 const [webDir, cli, samplesDir] = process.argv.slice(2);
 if (!webDir || !cli || !samplesDir) {
@@ -226,6 +227,7 @@ function pngColours(buf) {
     check(errors.length === 0, 'no script errors in the page', errors.join('\n'));
     await context.close();
     await hardwareChecks({ browser, base, cli, samplesDir, check });
+    await rankOrderChecks({ browser, base, cli, check, shotsDir: path.resolve(webDir, '../../screenshots') });
     await runMouseChecks({ browser, base, check, openApp, shotsDir: path.resolve(webDir, '../../screenshots') });
     await searchChecks({ browser, base, cli, samplesDir, check, shotsDir: path.resolve(webDir, '../../screenshots') });
   } finally {
