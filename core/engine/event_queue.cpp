@@ -17,22 +17,25 @@ struct LaterTime {
 // [SECTION] the wheel and the overflow
 
 uint32_t EventQueue::next_on_wheel(uint32_t from) const {
-    // Scan the bitmap cyclically from entry (window_ + from), at most once round.
-    const uint32_t words = kWheel / 64;
-    uint32_t pos = static_cast<uint32_t>((window_ + from) & kWheelMask);
-    uint32_t w = pos >> 6;
+    // The first occupied entry cyclically from entry (window_ + from): first in the rest of its word, then
+    // in the first later non-empty word, then (wrapping round) in the first non-empty word at all, which is
+    // then at or before the starting word and whose lowest bit is the answer. An entry found at an offset
+    // below `from` (only the window's own entry) means there is none in between.
+    const uint32_t pos = static_cast<uint32_t>((window_ + from) & kWheelMask);
+    const uint32_t w = pos >> 6;
+    uint32_t at;
     uint64_t bits = occupied_[w] & (~uint64_t(0) << (pos & 63));
-    for (uint32_t i = 0; i <= words; ++i) {
-        if (bits) {
-            uint32_t at = (w << 6) | static_cast<uint32_t>(__builtin_ctzll(bits));
-            uint32_t offset = (at - static_cast<uint32_t>(window_ & kWheelMask)) & kWheelMask;
-            // The last word visited twice (once from `pos`, once whole) may show bits before `from`.
-            if (offset >= from) return offset;
-        }
-        w = (w + 1) % words;
-        bits = occupied_[w];
+    if (bits) {
+        at = (w << 6) | static_cast<uint32_t>(__builtin_ctzll(bits));
+    } else {
+        uint64_t words = w < 63 ? occupied_words_ & (~uint64_t(0) << (w + 1)) : 0;
+        if (!words) words = occupied_words_;
+        if (!words) return kWheel;
+        const uint32_t w2 = static_cast<uint32_t>(__builtin_ctzll(words));
+        at = (w2 << 6) | static_cast<uint32_t>(__builtin_ctzll(occupied_[w2]));
     }
-    return kWheel;
+    const uint32_t offset = (at - static_cast<uint32_t>(window_ & kWheelMask)) & kWheelMask;
+    return offset >= from ? offset : kWheel;
 }
 
 void EventQueue::advance_to(TimeNs t) {
@@ -45,7 +48,7 @@ void EventQueue::advance_to(TimeNs t) {
         // No event can have been pushed for `time` onto the wheel yet: it was outside the window until now.
         const uint32_t at = static_cast<uint32_t>(time & kWheelMask);
         wheel_[at] = slot;
-        occupied_[at >> 6] |= uint64_t(1) << (at & 63);
+        mark(at);
     }
 }
 
@@ -90,7 +93,7 @@ uint32_t EventQueue::slot_for(TimeNs t) {
         slot = slots_.acquire();
         slots_[slot].time = t;
         wheel_[at] = slot;
-        occupied_[at >> 6] |= uint64_t(1) << (at & 63);
+        mark(at);
     }
     return slot;
 }
@@ -115,7 +118,7 @@ EventId EventQueue::push(TimeNs t, const Callback& cb) {
 void EventQueue::release_current() {
     const uint32_t at = static_cast<uint32_t>(slots_[current_].time & kWheelMask);
     wheel_[at] = kNoSlot;
-    occupied_[at >> 6] &= ~(uint64_t(1) << (at & 63));
+    unmark(at);
     slots_[current_].events.clear();
     slots_.release(current_);
     current_ = kNoSlot;

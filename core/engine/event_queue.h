@@ -68,6 +68,16 @@ private:
     Slab<Slot> slots_; // a released slot keeps its vector's capacity
     std::vector<uint32_t> wheel_ = std::vector<uint32_t>(kWheel, UINT32_MAX); // time & mask -> slot
     std::vector<uint64_t> occupied_ = std::vector<uint64_t>(kWheel / 64, 0);  // bit per wheel entry
+    uint64_t occupied_words_ = 0; // bit w: occupied_[w] != 0, so a scan skips empty words at once
+    static_assert(kWheel / 64 == 64, "occupied_words_ has one bit per word of occupied_");
+    void mark(uint32_t at) {
+        occupied_[at >> 6] |= uint64_t(1) << (at & 63);
+        occupied_words_ |= uint64_t(1) << (at >> 6);
+    }
+    void unmark(uint32_t at) {
+        occupied_[at >> 6] &= ~(uint64_t(1) << (at & 63));
+        if (occupied_[at >> 6] == 0) occupied_words_ &= ~(uint64_t(1) << (at >> 6));
+    }
     TimeNs window_ = 0; // the wheel holds the times in [window_, window_ + kWheel): window_ = last popped
     std::vector<std::pair<TimeNs, uint32_t>> heap_; // (time, slot) of overflow times
     HashIndex slot_of_time_;                        // overflow time -> its slot (no allocation per time)
