@@ -15,6 +15,9 @@ struct InternalError : std::logic_error {
 };
 
 [[noreturn]] void fail_assert(const char* file, int line, const std::string& what);
+// The usual case, a string literal: the caller passes a pointer and builds no std::string, so a hot
+// function with an assert keeps no string temporary, stack frame or unwinding code for its failure path.
+[[noreturn, gnu::cold, gnu::noinline]] void fail_assert(const char* file, int line, const char* what);
 
 } // namespace astrolabe
 

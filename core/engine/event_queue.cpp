@@ -14,8 +14,49 @@ struct LaterTime {
 };
 } // namespace
 
+// [SECTION] the wheel and the overflow
+
+uint32_t EventQueue::next_on_wheel(uint32_t from) const {
+    // The first occupied entry cyclically from entry (window_ + from): first in the rest of its word, then
+    // in the first later non-empty word, then (wrapping round) in the first non-empty word at all, which is
+    // then at or before the starting word and whose lowest bit is the answer. An entry found at an offset
+    // below `from` (only the window's own entry) means there is none in between.
+    const uint32_t pos = static_cast<uint32_t>((window_ + from) & kWheelMask);
+    const uint32_t w = pos >> 6;
+    uint32_t at;
+    uint64_t bits = occupied_[w] & (~uint64_t(0) << (pos & 63));
+    if (bits) {
+        at = (w << 6) | static_cast<uint32_t>(__builtin_ctzll(bits));
+    } else {
+        uint64_t words = w < 63 ? occupied_words_ & (~uint64_t(0) << (w + 1)) : 0;
+        if (!words) words = occupied_words_;
+        if (!words) return kWheel;
+        const uint32_t w2 = static_cast<uint32_t>(__builtin_ctzll(words));
+        at = (w2 << 6) | static_cast<uint32_t>(__builtin_ctzll(occupied_[w2]));
+    }
+    const uint32_t offset = (at - static_cast<uint32_t>(window_ & kWheelMask)) & kWheelMask;
+    return offset >= from ? offset : kWheel;
+}
+
+void EventQueue::advance_to(TimeNs t) {
+    window_ = t;
+    while (!heap_.empty() && heap_.front().first - window_ < kWheel) {
+        auto [time, slot] = heap_.front();
+        heap_pop();
+        slot_of_time_.erase(time_hash(time), slot);
+        if (last_slot_ == slot) last_time_ = kTimeNever;
+        // No event can have been pushed for `time` onto the wheel yet: it was outside the window until now.
+        const uint32_t at = static_cast<uint32_t>(time & kWheelMask);
+        wheel_[at] = slot;
+        mark(at);
+    }
+}
+
 TimeNs EventQueue::next_time() const {
     if (current_ != kNoSlot && cursor_ < slots_[current_].events.size()) return slots_[current_].time;
+    // An exhausted current slot (at window_) is still on the wheel until the next pop releases it.
+    uint32_t offset = next_on_wheel(current_ != kNoSlot ? 1 : 0);
+    if (offset < kWheel) return window_ + offset;
     return heap_.front().first;
 }
 
@@ -29,7 +70,7 @@ void EventQueue::heap_pop() {
     heap_.pop_back();
 }
 
-uint32_t EventQueue::slot_for(TimeNs t) {
+uint32_t EventQueue::overflow_slot_for(TimeNs t) {
     if (t == last_time_) return last_slot_;
     uint32_t slot;
     slot = find_slot(t);
@@ -44,12 +85,27 @@ uint32_t EventQueue::slot_for(TimeNs t) {
     return slot;
 }
 
+uint32_t EventQueue::slot_for(TimeNs t) {
+    if (t - window_ >= kWheel) return overflow_slot_for(t);
+    const uint32_t at = static_cast<uint32_t>(t & kWheelMask);
+    uint32_t slot = wheel_[at];
+    if (slot == kNoSlot) {
+        slot = slots_.acquire();
+        slots_[slot].time = t;
+        wheel_[at] = slot;
+        mark(at);
+    }
+    return slot;
+}
+
+// [SECTION] push, pop, cancel
+
 EventId EventQueue::push(TimeNs t, const Callback& cb) {
     uint32_t slot;
     if (current_ != kNoSlot && slots_[current_].time == t) {
         slot = current_;
     } else {
-        SIM_ASSERT(current_ == kNoSlot || t > slots_[current_].time,
+        SIM_ASSERT(t >= window_ && (current_ == kNoSlot || t > slots_[current_].time),
                    "an event may not be scheduled in the past");
         slot = slot_for(t);
     }
@@ -60,6 +116,9 @@ EventId EventQueue::push(TimeNs t, const Callback& cb) {
 }
 
 void EventQueue::release_current() {
+    const uint32_t at = static_cast<uint32_t>(slots_[current_].time & kWheelMask);
+    wheel_[at] = kNoSlot;
+    unmark(at);
     slots_[current_].events.clear();
     slots_.release(current_);
     current_ = kNoSlot;
@@ -70,10 +129,10 @@ Callback EventQueue::pop(TimeNs& t) {
     SIM_ASSERT(pending_ > 0, "pop from an empty event queue");
     if (current_ != kNoSlot && cursor_ >= slots_[current_].events.size()) release_current();
     if (current_ == kNoSlot) {
-        current_ = heap_.front().second;
-        heap_pop();
-        slot_of_time_.erase(time_hash(slots_[current_].time), current_);
-        if (last_slot_ == current_) last_time_ = kTimeNever;
+        // Every overflow time lies after every wheel time, so the wheel goes first.
+        uint32_t offset = next_on_wheel(0);
+        advance_to(offset < kWheel ? window_ + offset : heap_.front().first);
+        current_ = wheel_[window_ & kWheelMask];
         cursor_ = 0;
     }
     --pending_;
@@ -88,8 +147,16 @@ void EventQueue::cancel(EventId id) {
         if (id.index >= cursor_ && id.index < events.size()) events[id.index].target = nullptr;
         return;
     }
-    uint32_t slot = find_slot(id.time);
-    if (slot == HashIndex::kNone) return;
+    if (id.time < window_) return; // already ran
+    uint32_t slot = kNoSlot;
+    if (id.time - window_ < kWheel) {
+        slot = wheel_[id.time & kWheelMask];
+        if (slot != kNoSlot && slots_[slot].time != id.time) slot = kNoSlot;
+    } else {
+        slot = find_slot(id.time);
+        if (slot == HashIndex::kNone) slot = kNoSlot;
+    }
+    if (slot == kNoSlot) return;
     auto& events = slots_[slot].events;
     if (id.index < events.size()) events[id.index].target = nullptr;
 }

@@ -34,30 +34,27 @@ void NpuBuckets::add(uint32_t npu, TimeNs delay, const Callback& cb) {
 void NpuBuckets::on_event(uint32_t, uint64_t arg) {
     auto npu = static_cast<uint32_t>(arg);
     TimeNs now = engine_.now();
+    // The callbacks may append to this bucket (zero delay) or add buckets for later ticks, which can move
+    // the NPU's bucket vector and grow lists_, but nothing removes a bucket meanwhile (only this function
+    // does, for its own tick): the bucket keeps its index, so it is found once and re-read by index.
+    std::vector<Bucket>& buckets = pending_[npu];
     Bucket* b = find(npu, now);
     SIM_ASSERT(b != nullptr, "an NPU bucket event fired with no bucket for its tick");
+    const size_t at = static_cast<size_t>(b - buckets.data());
     Callback first = b->first;
     first.invoke();
-    // The callbacks may append to this bucket (zero delay) or add buckets for later ticks, which can move
-    // the NPU's bucket vector and grow lists_: look the bucket and its list up afresh after each call.
     for (size_t i = 0;; ++i) {
-        b = find(npu, now);
-        if (b->list == kNoList || i >= lists_[b->list].size()) break;
-        Callback cb = lists_[b->list][i];
+        uint32_t list = buckets[at].list;
+        if (list == kNoList || i >= lists_[list].size()) break;
+        Callback cb = lists_[list][i];
         cb.invoke();
     }
-    auto& after = pending_[npu];
-    for (size_t i = 0; i < after.size(); ++i) {
-        if (after[i].time == now) {
-            if (after[i].list != kNoList) {
-                lists_[after[i].list].clear();
-                free_lists_.push_back(after[i].list);
-            }
-            after[i] = after.back();
-            after.pop_back();
-            break;
-        }
+    if (buckets[at].list != kNoList) {
+        lists_[buckets[at].list].clear();
+        free_lists_.push_back(buckets[at].list);
     }
+    buckets[at] = buckets.back();
+    buckets.pop_back();
 }
 
 } // namespace astrolabe

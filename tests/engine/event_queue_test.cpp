@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <map>
 #include <utility>
 #include <vector>
 
@@ -139,4 +140,94 @@ TEST_CASE("NPU buckets: one NPU's callbacks for one tick run together at the fir
     buckets.add(0, 3, {&r, 0, 'D'});
     e.run();
     CHECK(r.log == Log{{3, 'D'}, {10, 'A'}, {10, 'B'}, {10, 'X'}, {10, 'C'}});
+}
+
+namespace {
+
+// Events that schedule and cancel further events, each choice a function of the event's own id, so a
+// queue that runs them in the right order makes the same choices as the reference model.
+struct Spawner final : EventTarget {
+    explicit Spawner(Engine& e) : engine(e) {}
+    static uint64_t mix(uint64_t x) {
+        x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+        x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+        return x ^ (x >> 31);
+    }
+    // Delays around everything the queue treats differently: the tick being drained, the wheel's near
+    // entries, both sides of its 4096 ns span, and far times that wait in the overflow.
+    static TimeNs delay(uint64_t h) {
+        static const TimeNs kChoices[] = {0,    1,    7,    10,   63,   64,    65,     2048,   4094,
+                                          4095, 4096, 4097, 8191, 8192, 16384, 100000, 123457, 5000000};
+        return kChoices[h % (sizeof(kChoices) / sizeof(kChoices[0]))];
+    }
+    void on_event(uint32_t, uint64_t id) override {
+        log.emplace_back(engine.now(), id);
+        uint64_t h = mix(id);
+        uint32_t children = created < 20000 ? static_cast<uint32_t>(h % 4) : 0;
+        for (uint32_t c = 0; c < children; ++c) {
+            uint64_t child = created++;
+            ids.push_back(engine.schedule_in(delay(mix(h + c)), Callback{this, 0, child}));
+        }
+        if (h % 11 == 0 && !ids.empty()) engine.cancel(ids[mix(h + 99) % ids.size()]);
+    }
+    Engine& engine;
+    uint64_t created = 0;
+    std::vector<EventId> ids; // spawned events only: ids[j] is event seeds + j
+    std::vector<std::pair<TimeNs, uint64_t>> log;
+};
+
+// The same process on an obviously correct queue: a sorted set of (time, sequence, id).
+Log reference_run(uint64_t seeds) {
+    std::vector<std::pair<TimeNs, uint64_t>> log;
+    std::map<std::pair<TimeNs, uint64_t>, uint64_t> queue; // (time, scheduling sequence) -> id
+    std::vector<std::pair<TimeNs, uint64_t>> key_of;       // by id
+    uint64_t seq = 0, created = 0;
+    for (uint64_t i = 0; i < seeds; ++i) {
+        uint64_t id = created++;
+        TimeNs t = Spawner::delay(Spawner::mix(id * 31 + 5)) * (i % 3);
+        key_of.push_back({t, seq});
+        queue[{t, seq++}] = id;
+    }
+    while (!queue.empty()) {
+        auto it = queue.begin();
+        TimeNs now = it->first.first;
+        uint64_t id = it->second;
+        queue.erase(it);
+        log.emplace_back(now, id);
+        uint64_t h = Spawner::mix(id);
+        uint32_t children = created < 20000 ? static_cast<uint32_t>(h % 4) : 0;
+        for (uint32_t c = 0; c < children; ++c) {
+            uint64_t child = created++;
+            TimeNs t = now + Spawner::delay(Spawner::mix(h + c));
+            key_of.push_back({t, seq});
+            queue[{t, seq++}] = child;
+        }
+        if (h % 11 == 0 && created > seeds) {
+            // Spawner's ids list holds only spawned children (ids seeds.. created-1).
+            uint64_t victim = seeds + Spawner::mix(h + 99) % (created - seeds);
+            queue.erase(key_of[victim]); // nothing when it already ran or was cancelled
+        }
+    }
+    return log;
+}
+
+} // namespace
+
+TEST_CASE("engine: the timing wheel and its overflow keep (time, scheduling order) on random traffic",
+          "[engine]") {
+    // 64 seed events at 0 and at various delays spawn about 20000 more with delays on both sides of the
+    // wheel's 4096 ns span (and same-tick ones), and cancel some; the run must match a sorted-map reference
+    // event for event, times included.
+    const uint64_t seeds = 64;
+    Engine e;
+    Spawner s(e);
+    for (uint64_t i = 0; i < seeds; ++i) {
+        uint64_t id = s.created++;
+        e.schedule_at(Spawner::delay(Spawner::mix(id * 31 + 5)) * (i % 3), Callback{&s, 0, id});
+    }
+    e.run();
+    Log expected = reference_run(seeds);
+    REQUIRE(s.log.size() == expected.size());
+    CHECK(s.log.size() > 15000);
+    CHECK(s.log == expected);
 }

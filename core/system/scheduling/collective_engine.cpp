@@ -61,6 +61,7 @@ struct CollectiveEngine::Stream {
     uint64_t data_size = 0;     // input of the next phase
     uint32_t min_tree_bits = 0; // bit p: phase p runs on the MIN tree (doubleBinaryTree)
     bool local = false;         // current phase is a group ring (fixed 10 ns packets)
+    bool linked = false;        // its data set's `linked`, kept here: a send then reads no data set record
     // The P2P channels this stream holds (P2PMatcher::hold_send/hold_recv) for the peer and size it last
     // sent to / received from: a ring phase uses one of each for all its packets. Let go at phase end.
     uint32_t send_ch = P2PMatcher::kNoChannel, recv_ch = P2PMatcher::kNoChannel;
@@ -106,7 +107,7 @@ public:
     void send(uint32_t dst, uint64_t bytes) override {
         Stream& st = e_.streams_[s_];
         ++e_.stats_.packets;
-        const DataSet& d = e_.datasets_[st.dataset];
+        const CollectiveLink* link = st.linked ? &e_.datasets_[st.dataset].link : nullptr;
         MessageKey key{MessageSpace::Collective, st.tag, st.npu, dst, bytes};
         if (st.send_ch == P2PMatcher::kNoChannel || st.send_dst != dst || st.send_bytes != bytes) {
             if (st.send_ch != P2PMatcher::kNoChannel) e_.matcher_.let_go(st.send_ch);
@@ -114,10 +115,9 @@ public:
             st.send_dst = dst;
             st.send_bytes = bytes;
             // A linked message's delay comes from its link, not the network's dimensions.
-            st.send_fixed = !d.linked && e_.matcher_.network().fixed_delay(st.npu, dst, bytes, st.send_delay);
+            st.send_fixed = !link && e_.matcher_.network().fixed_delay(st.npu, dst, bytes, st.send_delay);
         }
-        e_.matcher_.send_on(st.send_ch, key, Callback{}, d.linked ? &d.link : nullptr,
-                            st.send_fixed ? &st.send_delay : nullptr);
+        e_.matcher_.send_on(st.send_ch, key, Callback{}, link, st.send_fixed ? &st.send_delay : nullptr);
     }
     void post_recv(uint32_t src, uint64_t bytes) override {
         Stream& st = e_.streams_[s_];
@@ -296,6 +296,7 @@ const std::string* CollectiveEngine::start(uint32_t npu, const CollectiveRequest
         uint32_t s = new_stream(npu);
         Stream& st = streams_[s];
         st.dataset = ds;
+        st.linked = is_linked;
         st.data_size = chunk; // every chunk carries the full chunk size, even the last (as ASTRA-sim)
         st.priority = priority;
         st.tag = next_tag(npu, req.group_id);
