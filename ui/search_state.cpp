@@ -207,6 +207,18 @@ std::string SearchState::best_scenario() const {
     return run_ ? run_->best_scenario_json() : std::string();
 }
 
+std::string SearchState::evaluations_csv() const {
+    return run_ ? run_->csv() : std::string();
+}
+
+std::string SearchState::best_so_far_svg() const {
+    return run_ ? run_->best_so_far_svg() : std::string();
+}
+
+std::string SearchState::pareto_svg() const {
+    return run_ ? run_->pareto_svg() : std::string();
+}
+
 double SearchState::evaluations_per_s() const {
     return wall_s_ > 0 && run_ ? double(run_->counts().simulated) / wall_s_ : 0;
 }

@@ -66,6 +66,10 @@ public:
     std::string point_knobs(size_t i) const;                         // "path = value" lines
     std::string point_scenario(size_t i) const;                      // runnable scenario JSON
     std::string best_scenario() const;
+    // The other files `astrolabe search` writes, for the points logged so far (its same code, search_run.h).
+    std::string evaluations_csv() const;
+    std::string best_so_far_svg() const;
+    std::string pareto_svg() const;
     double evaluations_per_s() const;
     uint64_t space_budget() const { return run_ ? run_->budget() : 0; }
     int selected = -1; // the point last clicked in a chart

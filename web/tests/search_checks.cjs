@@ -4,7 +4,8 @@
 //     into the scenario editor, its seven knobs are ticked);
 //  2. agent ga, budget and seed typed in, Search clicked: the search runs to its budget while the page keeps
 //     drawing, and the downloaded evaluations.jsonl is byte-identical to `astrolabe search quick.json
-//     --agent ga --seed S --budget N`'s;
+//     --agent ga --seed S --budget N`'s, and so is the downloaded evaluations.csv; the two downloaded SVG
+//     pictures parse (DOMParser) and hold one dot per successful point and one red dot per Pareto point;
 //  3. a click on a Pareto point loads that point's scenario into the editor;
 //  4. Share search gives a link that restores the tab (spec, agent, seed, budget) in a fresh profile;
 //  5. Cancel mid-run stops the search with a prefix of the CLI's log, and the page keeps running;
@@ -62,12 +63,31 @@ const state = (page) => page.evaluate(() => window.astrolabe.searchState());
 const untilPhase = (page, phases, timeout) => page.waitForFunction(
   (ps) => ps.includes(window.astrolabe.searchState().phase), phases, { timeout, polling: 100 });
 
-function nativeLog(cli, spec, agent, seed, budget) {
+// `astrolabe search` into a fresh folder; returns the folder.
+function nativeSearch(cli, spec, agent, seed, budget) {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'astrolabe-search-'));
   execFileSync(cli, ['search', spec, '--agent', agent, '--seed', String(seed), '--budget', String(budget),
     '--jobs', '1', '--out', out], { stdio: ['ignore', 'ignore', 'ignore'] });
-  return fs.readFileSync(path.join(out, 'evaluations.jsonl'));
+  return out;
 }
+
+function nativeLog(cli, spec, agent, seed, budget) {
+  return fs.readFileSync(path.join(nativeSearch(cli, spec, agent, seed, budget), 'evaluations.jsonl'));
+}
+
+// Clicks a download button; the file's name and bytes.
+async function downloadOf(page, widget) {
+  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 15000 }),
+    clickWidget(page, widget)]);
+  return { name: download.suggestedFilename(), bytes: fs.readFileSync(await download.path()) };
+}
+
+// An SVG text parsed by the browser: whether it parsed, and its circles' radii.
+const svgCircles = (page, text) => page.evaluate((t) => {
+  const doc = new DOMParser().parseFromString(t, 'image/svg+xml');
+  const parsed = !doc.querySelector('parsererror') && doc.documentElement.nodeName === 'svg';
+  return { parsed, radii: [...doc.querySelectorAll('circle')].map((c) => c.getAttribute('r')) };
+}, text);
 
 async function searchChecks({ browser, base, cli, samplesDir, check, shotsDir }) {
   fs.mkdirSync(shotsDir, { recursive: true });
@@ -110,11 +130,34 @@ async function searchChecks({ browser, base, cli, samplesDir, check, shotsDir })
   const [download] = await Promise.all([page.waitForEvent('download', { timeout: 15000 }),
     clickWidget(page, 'search:download')]);
   const got = fs.readFileSync(await download.path());
-  const want = nativeLog(cli, quick, AGENT, SEED, BUDGET);
+  const nativeDir = nativeSearch(cli, quick, AGENT, SEED, BUDGET);
+  const want = fs.readFileSync(path.join(nativeDir, 'evaluations.jsonl'));
   check(download.suggestedFilename() === 'evaluations.jsonl' && got.equals(want),
     'Search tab: the downloaded evaluations.jsonl equals `astrolabe search quick.json --agent ' + AGENT + ' --seed ' +
     SEED + ' --budget ' + BUDGET + '` byte for byte (' + got.length + ' bytes)',
     'browser: ' + got.toString().split('\n')[0] + '\nnative:  ' + want.toString().split('\n')[0]);
+  // The CSV and the two pictures, clicked like the log: the CSV is the CLI's byte for byte; the pictures
+  // parse and hold a dot (r 2, r 2.5) per successful point and a red dot (r 4) per Pareto point.
+  const csv = await downloadOf(page, 'search:download_csv');
+  const wantCsv = fs.readFileSync(path.join(nativeDir, 'evaluations.csv'));
+  check(csv.name === 'evaluations.csv' && csv.bytes.equals(wantCsv),
+    'Search tab: the downloaded evaluations.csv equals the CLI\'s byte for byte (' + csv.bytes.length + ' bytes, ' +
+    (csv.bytes.toString().split('\n').length - 2) + ' rows)',
+    'browser: ' + csv.bytes.toString().split('\n').slice(0, 2).join(' | ') + '\nnative:  ' +
+    wantCsv.toString().split('\n').slice(0, 2).join(' | '));
+  const okPoints = got.toString().trim().split('\n').filter((l) => JSON.parse(l).status === 'ok').length;
+  for (const [widget, file, dot] of [['search:download_best_svg', 'best_so_far.svg', '2'],
+    ['search:download_pareto_svg', 'pareto.svg', '2.5']]) {
+    const svg = await downloadOf(page, widget);
+    const c = await svgCircles(page, svg.bytes.toString());
+    const dots = c.radii.filter((r) => r === dot).length, front = c.radii.filter((r) => r === '4').length;
+    const wantFront = file === 'pareto.svg' ? s.pareto : 0;
+    check(svg.name === file && c.parsed && okPoints > 0 && dots === okPoints && front === wantFront &&
+      svg.bytes.equals(fs.readFileSync(path.join(nativeDir, file))),
+    'Search tab: the downloaded ' + file + ' parses, has ' + dots + ' dots for ' + okPoints + ' successful points' +
+      (wantFront ? ' and ' + front + ' Pareto points' : '') + ', and equals the CLI\'s',
+    JSON.stringify({ name: svg.name, parsed: c.parsed, dots, front, okPoints, wantFront }));
+  }
   await page.mouse.move(20, 780);
   await page.waitForTimeout(200);
   await page.screenshot({ path: path.join(shotsDir, 'search_done.png') });
