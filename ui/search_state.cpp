@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <map>
 #include <set>
@@ -102,6 +103,8 @@ bool SearchState::start(SessionHost& host) {
     pareto_.clear();
     selected = -1;
     wall_s_ = 0;
+    longest_piece_ms_ = 0;
+    longest_piece_.clear();
     message_.clear();
     phase_ = SearchPhase::Failed;
     auto spec = spec_text();
@@ -152,7 +155,12 @@ void SearchState::step(double budget_ms) {
             evaluator_->begin(batch_[results_.size()]);
             in_point_ = true;
         }
-        if (!evaluator_->advance(std::max(1.0, budget_ms - ms_since(t0)))) {
+        const bool more = evaluator_->advance(std::max(1.0, budget_ms - ms_since(t0)));
+        if (evaluator_->longest_piece_ms() > longest_piece_ms_) {
+            longest_piece_ms_ = evaluator_->longest_piece_ms();
+            longest_piece_ = evaluator_->longest_piece();
+        }
+        if (!more) {
             results_.push_back(evaluator_->finish());
             in_point_ = false;
         }
@@ -281,6 +289,9 @@ std::string SearchState::summary_json() const {
     w.field("pareto", uint64_t(pareto_.size()));
     w.field("message", message_);
     w.field("selected", int64_t(selected));
+    char piece[64];
+    std::snprintf(piece, sizeof piece, "%.1f ms ", longest_piece_ms_);
+    w.field("longest_piece", longest_piece_.empty() ? std::string() : piece + longest_piece_);
     w.field("constraints", form_.constraints);
     w.key("ticked").begin_array();
     for (const auto& f : form_.fields)

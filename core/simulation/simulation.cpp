@@ -474,6 +474,19 @@ const char* Simulation::compute_model_label() const {
     return parts_->roofline ? "roofline" : "trace";
 }
 
+bool Simulation::complete() const {
+    return parts_->executor->all_finished();
+}
+
+TimeNs Simulation::finish_ns() const {
+    // A symmetric run's other NPUs get their representative's figures (expand_symmetric_result), so the
+    // representatives' latest finish is everyone's.
+    TimeNs last = 0;
+    for (const auto& s : parts_->stats.npus)
+        last = std::max(last, s.finish_ns);
+    return last;
+}
+
 RunResult Simulation::result(TaskRunner* runner) const {
     RunResult r;
     r.stats = parts_->stats;

@@ -121,6 +121,10 @@ public:
     // (optional) spreads the copying of a symmetric run's results and the sorting over threads; the
     // result is the same for any runner.
     RunResult result(TaskRunner* runner = nullptr) const;
+    // Whether every NPU finished, and the last NPU's finish: result().complete and, when complete,
+    // result().total_ns, without building the result (a search needs no more).
+    bool complete() const;
+    TimeNs finish_ns() const;
     // The node a timeline record of this run's result stands for.
     TimelineNode timeline_node(const TimelineRecord& rec) const;
     uint32_t npus() const { return static_cast<uint32_t>(input_.graphs.size()); }

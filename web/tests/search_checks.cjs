@@ -9,13 +9,16 @@
 //  3. a click on a Pareto point loads that point's scenario into the editor;
 //  4. Share search gives a link that restores the tab (spec, agent, seed, budget) in a fresh profile;
 //  5. Cancel mid-run stops the search with a prefix of the CLI's log, and the page keeps running;
-//  6. a bad values list typed into a field shows a message naming the knob, and the app still searches.
+//  6. a bad values list typed into a field shows a message naming the knob, and the app still searches;
+//  7. a measurement, not a check on time: the longest frame while the COSMIC-like benchmark space
+//     (bench/search_cosmic_network.json: GPT-3 175B on 1024 NPUs) sets up and simulates its first points.
 // Screenshots: build/screenshots/search_*.png.
 'use strict';
 const { execFileSync } = require('child_process');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
+const zlib = require('zlib');
 const { afterFrames } = require('./frames.cjs');
 const { openApp } = require('./app_page.cjs');
 
@@ -238,6 +241,51 @@ async function searchChecks({ browser, base, cli, samplesDir, check, shotsDir })
     JSON.stringify(s));
   check(errors.length === 0, 'Search tab: no script errors', errors.join('\n'));
   await context.close();
+  await frameMeasurement({ browser, base, check, shotsDir });
 }
 
-module.exports = { searchChecks };
+// A search link (docs/browser.md) for a spec file, agent, seed and budget.
+function searchLink(base, specFile, agent, seed, budget) {
+  const link = { schema: 'astrolabe.search-link/1', spec: JSON.parse(fs.readFileSync(specFile, 'utf8')), agent, seed,
+    budget };
+  return base + '#search=' + zlib.deflateRawSync(Buffer.from(JSON.stringify(link)), { level: 9 }).toString('base64url');
+}
+
+// 7. The longest frame while a search of the COSMIC-like benchmark space runs (GPT-3 175B, DP 16 x TP 8 x
+//    PP 8 on 1024 NPUs; its first point generates the workload, every point builds 16 to 512 NPUs' graphs
+//    and simulates millions of events), printed for docs/search.md; the page must keep drawing. At most
+//    20 s, then Cancel.
+async function frameMeasurement({ browser, base, check, shotsDir }) {
+  const spec = path.join(__dirname, '..', '..', 'bench', 'search_cosmic_network.json');
+  const { context, page, errors } = await openApp(browser, searchLink(base, spec, 'random', 1, 3));
+  await rectOf(page, 'search:run');
+  const measured = page.evaluate((capMs) => new Promise((resolve) => {
+    let last = performance.now(), t0 = 0, longest = 0, frames = 0, over100 = 0;
+    const tick = (now) => {
+      const st = window.astrolabe.searchState();
+      if (st.phase === 'running') {
+        if (!t0) t0 = now; else { frames++; longest = Math.max(longest, now - last); over100 += now - last > 100; }
+      }
+      last = now;
+      if (t0 && (st.phase !== 'running' || now - t0 > capMs))
+        resolve({ frames, longest, over100, elapsed: now - t0, evaluations: st.evaluations, phase: st.phase });
+      else requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  }), 20000);
+  await clickWidget(page, 'search:run');
+  const m = await measured;
+  const st = await state(page);
+  if (st.phase === 'running') await clickWidget(page, 'search:cancel');
+  console.log('     measured: longest frame ' + m.longest.toFixed(0) + ' ms (' + m.over100 + ' over 100 ms) of ' +
+    m.frames + ' frames in ' +
+    (m.elapsed / 1000).toFixed(1) + ' s of a COSMIC-like search (' + m.evaluations + ' points done; ' +
+    'longest set-up piece ' + (st.longest_piece || 'not reported') + ')');
+  await page.screenshot({ path: path.join(shotsDir, 'search_cosmic.png') });
+  check(m.frames >= 10 && errors.length === 0,
+    'Search tab: the page keeps drawing while the COSMIC-like benchmark space is searched (' + m.frames +
+    ' frames in ' + (m.elapsed / 1000).toFixed(1) + ' s)', JSON.stringify(m) + '\n' + errors.join('\n'));
+  await context.close();
+}
+
+module.exports = { searchChecks, frameMeasurement };
