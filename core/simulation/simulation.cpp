@@ -209,6 +209,8 @@ const char* SimulationBuild::stage_name() const {
         return "graphs";
     case Stage::Executor:
         return "executor";
+    case Stage::Start:
+        return "start";
     case Stage::Done:
         return "done";
     }
@@ -246,7 +248,10 @@ bool SimulationBuild::step() {
         break;
     case Stage::Executor:
         executor();
-        stage_ = Stage::Done;
+        stage_ = problems_.is_ok() ? Stage::Start : Stage::Done;
+        break;
+    case Stage::Start: // the executor's start, a few simulated NPUs per piece
+        if (!parts_->executor->start_step(std::max(1u, graphs_per_step))) stage_ = Stage::Done;
         break;
     case Stage::Done:
         break;
@@ -445,7 +450,6 @@ void SimulationBuild::executor() {
     p.executor =
         std::make_unique<WorkloadExecutor>(p.engine, *p.buckets, *p.matcher, *p.collectives, *p.custom,
                                            p.memory.get(), in.groups, opt, in.graphs, p.stats);
-    p.executor->start();
 }
 
 bool Simulation::run_slice(uint64_t max_events, TimeNs until) {

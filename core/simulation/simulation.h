@@ -141,7 +141,8 @@ private:
 
 // Simulation::create in pieces, for a front end that must not block for long (the browser's search, a
 // frame at a time): the checks and the models; the symmetry search; the graphs a generator left pending,
-// a few at a time; the executor. create() is this run to the end, so the pieces cannot change a result.
+// a few at a time; the executor, started a few NPUs at a time. create() is this run to the end, so the
+// pieces cannot change a result.
 class SimulationBuild {
 public:
     SimulationBuild(SimulationInput input, std::vector<std::string>* warnings = nullptr);
@@ -153,11 +154,11 @@ public:
     // Pending graphs built per step (each is a copy or a build of one rank's graph).
     uint32_t graphs_per_step = 4;
     // The piece step() does next, for measurements: "check", "candidate symmetry", "representatives",
-    // "symmetry", "graphs", "executor", "done".
+    // "symmetry", "graphs", "executor", "start", "done".
     const char* stage_name() const;
 
 private:
-    enum class Stage : uint8_t { Check, Candidate, Representatives, Symmetry, Graphs, Executor, Done };
+    enum class Stage : uint8_t { Check, Candidate, Representatives, Symmetry, Graphs, Executor, Start, Done };
     void check();
     void symmetry();
     void executor();
