@@ -169,12 +169,19 @@ void SearchState::step(double budget_ms) {
 }
 
 void SearchState::cancel() {
-    if (phase_ == SearchPhase::Running) finish(SearchPhase::Cancelled);
+    if (phase_ != SearchPhase::Running) return;
+    // The batch's points finished so far are logged, up to the first one not finished (the point in flight
+    // is dropped): results are taken in proposal order, so the log stays a prefix of the uncut search's.
+    if (!batch_.empty()) {
+        run_->complete_prefix(results_);
+        absorb();
+    }
+    finish(SearchPhase::Cancelled);
 }
 
 void SearchState::finish(SearchPhase phase) {
     phase_ = phase;
-    batch_.clear(); // points proposed but not logged: a cancelled search loses at most those
+    batch_.clear(); // points proposed but not logged: a cancelled search loses the one in flight
     results_.clear();
     evaluator_.reset();
     in_point_ = false;

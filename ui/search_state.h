@@ -61,6 +61,8 @@ public:
     // evaluations.jsonl so far: the bytes `astrolabe search` writes for the same spec, agent, seed, budget.
     const std::string& evaluations_jsonl() const { return jsonl_; }
     const std::vector<SearchPoint>& points() const { return points_; }
+    // Points of the batch in flight evaluated so far (logged when the batch is complete, or at Cancel).
+    size_t batch_done() const { return results_.size(); }
     const std::vector<double>& best_so_far() const { return best_; } // objective after each evaluation
     const std::vector<size_t>& pareto() const { return pareto_; }    // indices into points(), cost ascending
     std::string point_knobs(size_t i) const;                         // "path = value" lines
