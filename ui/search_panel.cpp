@@ -146,7 +146,7 @@ void settings_rows(View& view, bool running) {
     const auto& objectives = SearchState::objectives();
     for (size_t i = 0; i < objectives.size(); ++i)
         if (st.form().objective == objectives[i]) objective = int(i);
-    if (combo(view, "objective", "search:objective", objective, objectives, 190))
+    if (combo(view, "objective", "search:objective", objective, objectives, 220))
         st.form().objective = objectives[size_t(objective)];
     ImGui::SameLine();
     combo(view, "agent", "search:agent", st.agent, SearchState::agents(), 80);
