@@ -53,7 +53,8 @@ public:
     // Starts a search of the form; false (with message()) when the spec is refused. `host` supplies the
     // files a scenario names (bundled samples) and must outlive the search.
     bool start(SessionHost& host);
-    // Evaluates points for about `budget_ms` of wall time (at least one point per call: a point is not cut).
+    // Works on points for about `budget_ms` of wall time, a piece of a point's set-up or a slice of its run
+    // at a time (ScenarioEvaluator::advance), at least one piece per call.
     void step(double budget_ms);
     void cancel();
     SearchPhase phase() const { return phase_; }

@@ -5,7 +5,8 @@
 // Files come through the front end's SessionHost (workload prefixes, bundled samples, custom collective
 // ETs); nothing here reads a file or starts a thread. Instances share nothing, so one per thread is safe.
 // Points run through the Session pipeline (core/session); a generated workload goes through its
-// build_simulation step directly, so the generator's source can be kept for the next point.
+// build step directly (StagedBuild, build_simulation in pieces), so the generator's source can be kept for
+// the next point.
 #pragma once
 
 #include "core/search/evaluator.h"
