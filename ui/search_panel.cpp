@@ -146,7 +146,7 @@ void settings_rows(View& view, bool running) {
     const auto& objectives = SearchState::objectives();
     for (size_t i = 0; i < objectives.size(); ++i)
         if (st.form().objective == objectives[i]) objective = int(i);
-    if (combo(view, "objective", "search:objective", objective, objectives, 190))
+    if (combo(view, "objective", "search:objective", objective, objectives, 220))
         st.form().objective = objectives[size_t(objective)];
     ImGui::SameLine();
     combo(view, "agent", "search:agent", st.agent, SearchState::agents(), 80);
@@ -163,6 +163,16 @@ void settings_rows(View& view, bool running) {
     if (running) ImGui::EndDisabled();
 }
 
+// A button after the previous item on its line when it fits there, else at the start of the next line (the
+// download buttons wrap in a narrow window instead of being clipped).
+bool flow_button(const char* label) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float width = ImGui::CalcTextSize(label).x + style.FramePadding.x * 2;
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    if (ImGui::GetItemRectMax().x + style.ItemSpacing.x + width <= right) ImGui::SameLine();
+    return ImGui::Button(label);
+}
+
 void action_row(App& app, View& view, Platform& platform) {
     SearchState& st = view.search;
     if (st.phase() == SearchPhase::Running) {
@@ -175,8 +185,11 @@ void action_row(App& app, View& view, Platform& platform) {
     ImGui::SameLine();
     if (ImGui::Button("Share search")) publish_share(view, platform, st.share_fragment());
     remember(view, "search:share");
-    ImGui::SameLine();
-    if (ImGui::Button("spec.json")) {
+    // The files `astrolabe search --out DIR` writes, from the same code (core/search/search_run.h), on a
+    // line of their own.
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextDisabled("download");
+    if (flow_button("spec.json")) {
         auto spec = st.spec_text();
         if (spec.is_ok())
             platform.download("spec.json", "application/json", spec.value());
@@ -184,18 +197,24 @@ void action_row(App& app, View& view, Platform& platform) {
             view.share_error = spec.status().message();
     }
     remember(view, "search:download_spec");
-    if (!st.evaluations_jsonl().empty()) {
-        ImGui::SameLine();
-        if (ImGui::Button("evaluations.jsonl"))
-            platform.download("evaluations.jsonl", "application/x-ndjson", st.evaluations_jsonl());
-        remember(view, "search:download");
-        const std::string best = st.best_scenario();
-        if (!best.empty()) {
-            ImGui::SameLine();
-            if (ImGui::Button("best.scenario.json"))
-                platform.download("best.scenario.json", "application/json", best);
-        }
+    if (st.evaluations_jsonl().empty()) return;
+    if (flow_button("evaluations.jsonl"))
+        platform.download("evaluations.jsonl", "application/x-ndjson", st.evaluations_jsonl());
+    remember(view, "search:download");
+    if (flow_button("evaluations.csv"))
+        platform.download("evaluations.csv", "text/csv", st.evaluations_csv());
+    remember(view, "search:download_csv");
+    const std::string best = st.best_scenario();
+    if (!best.empty()) {
+        if (flow_button("best.scenario.json"))
+            platform.download("best.scenario.json", "application/json", best);
+        remember(view, "search:download_best");
     }
+    if (flow_button("best_so_far.svg"))
+        platform.download("best_so_far.svg", "image/svg+xml", st.best_so_far_svg());
+    remember(view, "search:download_best_svg");
+    if (flow_button("pareto.svg")) platform.download("pareto.svg", "image/svg+xml", st.pareto_svg());
+    remember(view, "search:download_pareto_svg");
 }
 
 void status_line(const SearchState& st) {

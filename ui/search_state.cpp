@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <map>
 #include <set>
@@ -102,6 +103,8 @@ bool SearchState::start(SessionHost& host) {
     pareto_.clear();
     selected = -1;
     wall_s_ = 0;
+    longest_piece_ms_ = 0;
+    longest_piece_.clear();
     message_.clear();
     phase_ = SearchPhase::Failed;
     auto spec = spec_text();
@@ -152,7 +155,12 @@ void SearchState::step(double budget_ms) {
             evaluator_->begin(batch_[results_.size()]);
             in_point_ = true;
         }
-        if (!evaluator_->advance(std::max(1.0, budget_ms - ms_since(t0)))) {
+        const bool more = evaluator_->advance(std::max(1.0, budget_ms - ms_since(t0)));
+        if (evaluator_->longest_piece_ms() > longest_piece_ms_) {
+            longest_piece_ms_ = evaluator_->longest_piece_ms();
+            longest_piece_ = evaluator_->longest_piece();
+        }
+        if (!more) {
             results_.push_back(evaluator_->finish());
             in_point_ = false;
         }
@@ -161,12 +169,19 @@ void SearchState::step(double budget_ms) {
 }
 
 void SearchState::cancel() {
-    if (phase_ == SearchPhase::Running) finish(SearchPhase::Cancelled);
+    if (phase_ != SearchPhase::Running) return;
+    // The batch's points finished so far are logged, up to the first one not finished (the point in flight
+    // is dropped): results are taken in proposal order, so the log stays a prefix of the uncut search's.
+    if (!batch_.empty()) {
+        run_->complete_prefix(results_);
+        absorb();
+    }
+    finish(SearchPhase::Cancelled);
 }
 
 void SearchState::finish(SearchPhase phase) {
     phase_ = phase;
-    batch_.clear(); // points proposed but not logged: a cancelled search loses at most those
+    batch_.clear(); // points proposed but not logged: a cancelled search loses the one in flight
     results_.clear();
     evaluator_.reset();
     in_point_ = false;
@@ -205,6 +220,18 @@ std::string SearchState::point_scenario(size_t i) const {
 
 std::string SearchState::best_scenario() const {
     return run_ ? run_->best_scenario_json() : std::string();
+}
+
+std::string SearchState::evaluations_csv() const {
+    return run_ ? run_->csv() : std::string();
+}
+
+std::string SearchState::best_so_far_svg() const {
+    return run_ ? run_->best_so_far_svg() : std::string();
+}
+
+std::string SearchState::pareto_svg() const {
+    return run_ ? run_->pareto_svg() : std::string();
 }
 
 double SearchState::evaluations_per_s() const {
@@ -269,6 +296,9 @@ std::string SearchState::summary_json() const {
     w.field("pareto", uint64_t(pareto_.size()));
     w.field("message", message_);
     w.field("selected", int64_t(selected));
+    char piece[64];
+    std::snprintf(piece, sizeof piece, "%.1f ms ", longest_piece_ms_);
+    w.field("longest_piece", longest_piece_.empty() ? std::string() : piece + longest_piece_);
     w.field("constraints", form_.constraints);
     w.key("ticked").begin_array();
     for (const auto& f : form_.fields)

@@ -53,7 +53,8 @@ public:
     // Starts a search of the form; false (with message()) when the spec is refused. `host` supplies the
     // files a scenario names (bundled samples) and must outlive the search.
     bool start(SessionHost& host);
-    // Evaluates points for about `budget_ms` of wall time (at least one point per call: a point is not cut).
+    // Works on points for about `budget_ms` of wall time, a piece of a point's set-up or a slice of its run
+    // at a time (ScenarioEvaluator::advance), at least one piece per call.
     void step(double budget_ms);
     void cancel();
     SearchPhase phase() const { return phase_; }
@@ -61,11 +62,17 @@ public:
     // evaluations.jsonl so far: the bytes `astrolabe search` writes for the same spec, agent, seed, budget.
     const std::string& evaluations_jsonl() const { return jsonl_; }
     const std::vector<SearchPoint>& points() const { return points_; }
+    // Points of the batch in flight evaluated so far (logged when the batch is complete, or at Cancel).
+    size_t batch_done() const { return results_.size(); }
     const std::vector<double>& best_so_far() const { return best_; } // objective after each evaluation
     const std::vector<size_t>& pareto() const { return pareto_; }    // indices into points(), cost ascending
     std::string point_knobs(size_t i) const;                         // "path = value" lines
     std::string point_scenario(size_t i) const;                      // runnable scenario JSON
     std::string best_scenario() const;
+    // The other files `astrolabe search` writes, for the points logged so far (its same code, search_run.h).
+    std::string evaluations_csv() const;
+    std::string best_so_far_svg() const;
+    std::string pareto_svg() const;
     double evaluations_per_s() const;
     uint64_t space_budget() const { return run_ ? run_->budget() : 0; }
     int selected = -1; // the point last clicked in a chart
@@ -77,7 +84,8 @@ public:
     // loads form().base into the editor.
     Status load_link(const std::string& link);
 
-    // {"phase", "evaluations", "budget", "best_step_time_ns", "pareto", "message", "ticked": [...], ...}
+    // {"phase", "evaluations", "budget", "best_step_time_ns", "pareto", "message", "ticked": [...],
+    //  "longest_piece": the longest uncut piece of a point's set-up, "12.3 ms generate" (a measurement), ...}
     // for window.astrolabe.searchState() and the browser tests.
     std::string summary_json() const;
 
@@ -99,6 +107,8 @@ private:
     std::vector<double> best_;
     std::vector<size_t> pareto_;
     double wall_s_ = 0;
+    double longest_piece_ms_ = 0; // the longest piece of a point's set-up so far, and its name
+    std::string longest_piece_;
 };
 
 } // namespace astrolabe::ui

@@ -33,81 +33,140 @@ EvalResult ScenarioEvaluator::evaluate(const std::string& scenario_json) {
 }
 
 void ScenarioEvaluator::begin(const std::string& scenario_json) {
-    using S = EvalResult::Status;
     session_.reset();
+    build_.reset();
     sim_.reset();
-    decided_ = false;
-    auto decide = [this](S status, const std::string& why) {
-        early_ = verdict(status, why);
-        decided_ = true;
-    };
-    // Configs that do not parse and workloads the generator refuses are designs that cannot exist.
-    auto sc = config::parse_scenario_json(scenario_json, "point");
-    if (!sc.is_ok()) return decide(S::Infeasible, sc.status().message());
+    scenario_.reset();
+    text_ = scenario_json;
+    stage_ = Stage::Parse;
+    has_verdict_ = false;
+    setup_pieces_ = 0;
+    longest_piece_ms_ = 0;
+    longest_piece_.clear();
+}
+
+void ScenarioEvaluator::decide(EvalResult::Status status, const std::string& why) {
+    early_ = verdict(status, why);
+    has_verdict_ = true;
+    stage_ = Stage::Decided;
+    build_.reset();
+    scenario_.reset();
+}
+
+bool ScenarioEvaluator::advance(double budget_ms) {
+    const auto t0 = std::chrono::steady_clock::now();
+    bool worked = false; // at least one piece per call, then as many as the budget allows
+    while (stage_ != Stage::Run && stage_ != Stage::Decided) {
+        if (worked && ms_since(t0) >= budget_ms) return true;
+        const auto p0 = std::chrono::steady_clock::now();
+        const std::string name = stage_ == Stage::Build   ? "build: " + build_->stage_name()
+                                 : stage_ == Stage::Parse ? "parse"
+                                                          : "generate";
+        piece();
+        worked = true;
+        ++setup_pieces_;
+        const double took = ms_since(p0);
+        if (took > longest_piece_ms_) longest_piece_ms_ = took, longest_piece_ = name;
+    }
+    if (stage_ == Stage::Decided) return false;
+    if (worked && ms_since(t0) >= budget_ms) return true;
+    if (session_) {
+        session_->step(std::max(0.0, budget_ms - ms_since(t0)));
+        if (session_->running()) return true;
+        if (session_->phase() == SessionPhase::Failed)
+            decide(EvalResult::Status::Error, session_->stop_reason());
+        else
+            stage_ = Stage::Decided;
+        return false;
+    }
+    SIM_ASSERT(sim_ != nullptr, "ScenarioEvaluator::advance without begin()");
+    try { // as Session::step: an internal error ends this point, not the search
+        while (sim_->run_slice(slice_events, kTimeNever))
+            if (ms_since(t0) >= budget_ms) return true;
+        stage_ = Stage::Decided;
+    } catch (const InternalError& e) {
+        decide(EvalResult::Status::Error, std::string("internal error: ") + e.what());
+    }
+    return false;
+}
+
+// The set-up, a piece per call: parse; generate the workload (or find it kept); the build's pieces.
+void ScenarioEvaluator::piece() {
+    using S = EvalResult::Status;
     // The same settings as `run --scenario` without options: no timeline, symmetry on.
     RunOptions options;
     options.keep_timeline = false;
     options.keep_names = false;
     options.slice_events = slice_events;
-    if (sc.value().workload_kind != config::Scenario::WorkloadKind::Generate) {
-        auto opened = Session::open(std::move(sc.value()), options, host_);
-        if (!opened.is_ok()) return decide(S::Infeasible, opened.status().message());
-        session_ = std::move(opened.value());
+    switch (stage_) {
+    case Stage::Parse: {
+        // Configs that do not parse and workloads the generator refuses are designs that cannot exist.
+        auto sc = config::parse_scenario_json(text_, "point");
+        if (!sc.is_ok()) return decide(S::Infeasible, sc.status().message());
+        if (sc.value().workload_kind != config::Scenario::WorkloadKind::Generate) {
+            // A workload of files or samples: Session::open builds it in one piece.
+            auto opened = Session::open(std::move(sc.value()), options, host_);
+            if (!opened.is_ok()) return decide(S::Infeasible, opened.status().message());
+            session_ = std::move(opened.value());
+            stage_ = Stage::Run;
+            return;
+        }
+        scenario_ = std::make_unique<config::Scenario>(std::move(sc.value()));
+        stage_ = Stage::Generate;
         return;
     }
-    // What Session::open does for a generated workload, with the generator's source kept for the next
-    // point (only network or collective knobs changed: the same traces).
-    const std::string workload = sc.value().workload;
-    std::string note; // the session's note on a default rank order; a search point shows no warnings
-    auto params = run_generate_params(sc.value(), note);
-    std::string key = workload;
-    for (const auto& p : params)
-        key += "\x1f" + p.first + "=" + p.second;
-    config::Scenario rest = std::move(sc.value());
-    rest.generate_params.clear();
-    if (!generated_ || generated_->key != key) {
-        generated_.reset(); // the old traces go before the new ones are made
-        generated_ = std::make_unique<Generated>();
-        generated_->key = key;
-        generated_->workload = generated_source(workload, params);
-    }
-    if (!generated_->workload.is_ok()) return decide(S::Infeasible, generated_->workload.status().message());
-    GeneratedSource& g = generated_->workload.value();
-    Status groups = adopt_groups(g.groups, g.has_groups, rest.groups); // g is kept for the next point
-    if (!groups.is_ok()) return decide(S::Infeasible, groups.message());
-    std::vector<std::string> warnings;
-    auto built = build_simulation(std::move(rest), *g.traces, warnings, options, &host_);
-    if (!built.is_ok()) return decide(S::Infeasible, built.status().message());
-    sim_ = std::move(built.value());
-}
-
-bool ScenarioEvaluator::advance(double budget_ms) {
-    if (decided_) return false;
-    if (session_) {
-        session_->step(budget_ms);
-        if (session_->running()) return true;
-        if (session_->phase() == SessionPhase::Failed) {
-            early_ = verdict(EvalResult::Status::Error, session_->stop_reason());
-            decided_ = true;
+    case Stage::Generate: {
+        // What Session::open does for a generated workload, with the generator's source kept for the next
+        // point (only network or collective knobs changed: the same traces). Making the source is one piece
+        // (for a transformer: every pipeline stage's trace, to learn the translations).
+        config::Scenario& rest = *scenario_;
+        const std::string workload = rest.workload;
+        std::string note; // the session's note on a default rank order; a search point shows no warnings
+        auto params = run_generate_params(rest, note);
+        std::string key = workload;
+        for (const auto& p : params)
+            key += "\x1f" + p.first + "=" + p.second;
+        rest.generate_params.clear();
+        if (!generated_ || generated_->key != key) {
+            generated_.reset(); // the old traces go before the new ones are made
+            generated_ = std::make_unique<Generated>();
+            generated_->key = key;
+            generated_->workload = generated_source(workload, params);
         }
-        return false;
+        if (!generated_->workload.is_ok())
+            return decide(S::Infeasible, generated_->workload.status().message());
+        GeneratedSource& g = generated_->workload.value();
+        Status groups = adopt_groups(g.groups, g.has_groups, rest.groups); // g is kept for the next point
+        if (!groups.is_ok()) return decide(S::Infeasible, groups.message());
+        build_ = std::make_unique<StagedBuild>(std::move(rest), *g.traces, options, &host_);
+        build_->graphs_per_step = graphs_per_piece;
+        scenario_.reset();
+        stage_ = Stage::Build;
+        return;
     }
-    SIM_ASSERT(sim_ != nullptr, "ScenarioEvaluator::advance without begin()");
-    const auto t0 = std::chrono::steady_clock::now();
-    try { // as Session::step: an internal error ends this point, not the search
-        while (sim_->run_slice(slice_events, kTimeNever))
-            if (ms_since(t0) >= budget_ms) return true;
-    } catch (const InternalError& e) {
-        early_ = verdict(EvalResult::Status::Error, std::string("internal error: ") + e.what());
-        decided_ = true;
+    case Stage::Build: {
+        if (build_->step()) return;
+        auto built = build_->take();
+        if (!built.is_ok()) return decide(S::Infeasible, built.status().message());
+        sim_ = std::move(built.value());
+        build_.reset();
+        stage_ = Stage::Run;
+        return;
     }
-    return false;
+    case Stage::Run:
+    case Stage::Decided:
+        return;
+    }
 }
 
 EvalResult ScenarioEvaluator::finish() {
     EvalResult r;
-    if (decided_) {
+    if (has_verdict_) {
         r = std::move(early_);
+    } else if (sim_ && sim_->complete()) {
+        // The step time without building the whole result (for a symmetric run of 1024 NPUs that copies
+        // every representative's figures and collectives: tens of milliseconds).
+        r.step_time_ns = static_cast<int64_t>(sim_->finish_ns());
     } else {
         const RunResult result = sim_ ? sim_->result() : session_->result();
         if (!result.complete)
@@ -121,7 +180,10 @@ EvalResult ScenarioEvaluator::finish() {
     }
     session_.reset();
     sim_.reset();
-    decided_ = false;
+    build_.reset();
+    scenario_.reset();
+    stage_ = Stage::Decided;
+    has_verdict_ = false;
     early_ = EvalResult();
     return r;
 }

@@ -5,12 +5,14 @@
 // Files come through the front end's SessionHost (workload prefixes, bundled samples, custom collective
 // ETs); nothing here reads a file or starts a thread. Instances share nothing, so one per thread is safe.
 // Points run through the Session pipeline (core/session); a generated workload goes through its
-// build_simulation step directly, so the generator's source can be kept for the next point.
+// build step directly (StagedBuild, build_simulation in pieces), so the generator's source can be kept for
+// the next point.
 #pragma once
 
 #include "core/search/evaluator.h"
 #include "core/session/generated_source.h"
 #include "core/session/session.h"
+#include "core/session/staged_build.h"
 
 #include <memory>
 #include <string>
@@ -26,15 +28,25 @@ public:
     EvalResult evaluate(const std::string& scenario_json) override;
 
     // [SECTION] one point in pieces, for a front end that must not block (the browser's frames): the
-    // result is the same whatever the pieces are, since a run's slices do not change it.
-    // Sets the point up (parse, generate or reuse the traces, build the simulation).
+    // result is the same whatever the pieces are, since neither a build's pieces nor a run's slices change
+    // it. Takes the point; the work is all in advance().
     void begin(const std::string& scenario_json);
-    // Simulates for about `budget_ms` of wall time (at least one slice); false once the point is decided.
+    // Works on the point for about `budget_ms` of wall time, one piece at a time and at least one piece:
+    // parsing; generating the workload (or finding it kept); the build's pieces (a few graphs each, the
+    // symmetry search, the executor: core/session/staged_build.h); then simulation slices. False once the
+    // point is decided. advance(0) does exactly one piece.
     bool advance(double budget_ms);
     // The point's result; the evaluator is then ready for the next begin().
     EvalResult finish();
     // Events per slice of advance() (a slice is never cut, so this bounds the time a frame can overrun).
     uint64_t slice_events = uint64_t(1) << 16;
+    // Graphs built or copied per piece of the set-up.
+    uint32_t graphs_per_piece = 4;
+    // Pieces of the current point's set-up done so far, and the longest one (ms) with its name, for tests
+    // and measurements.
+    uint32_t setup_pieces() const { return setup_pieces_; }
+    double longest_piece_ms() const { return longest_piece_ms_; }
+    const std::string& longest_piece() const { return longest_piece_; }
 
 private:
     // The last generated workload: points that change only network or collective knobs (most neighbours in a
@@ -43,14 +55,27 @@ private:
         std::string key; // generator kind and parameters
         Result<GeneratedSource> workload = Status::error("none");
     };
+    enum class Stage : uint8_t { Parse, Generate, Build, Run, Decided };
+    // One piece of work on the point.
+    void piece();
+    void decide(EvalResult::Status status, const std::string& why);
+
     SessionHost& host_;
     std::unique_ptr<Generated> generated_;
-    // The point in flight: a Session (workload from files or samples) or a bare Simulation (a generated
-    // workload, built from the kept source), or an early verdict when it never got that far.
+    // The point in flight: its text, then a Session (workload from files or samples, built at once) or a
+    // StagedBuild and then a bare Simulation (a generated workload, built from the kept source), or an early
+    // verdict when it never got that far.
+    Stage stage_ = Stage::Decided;
+    std::string text_;
+    std::unique_ptr<config::Scenario> scenario_; // between parsing and the build
+    std::unique_ptr<StagedBuild> build_;
     std::unique_ptr<Session> session_;
     std::unique_ptr<Simulation> sim_;
-    bool decided_ = false;
     EvalResult early_;
+    bool has_verdict_ = false; // early_ is the point's result
+    uint32_t setup_pieces_ = 0;
+    double longest_piece_ms_ = 0;
+    std::string longest_piece_;
 };
 
 } // namespace astrolabe::search

@@ -303,8 +303,9 @@ std::vector<std::string> prepare(SearchRun::Impl& s) {
     return out;
 }
 
-// Logs the proposal's new points in order and tells the agent how they did.
-void finish(SearchRun::Impl& s) {
+// Logs the proposal's new points in order and tells the agent how they did (unless `observe` is false:
+// a batch cut short by Cancel).
+void finish(SearchRun::Impl& s, bool observe = true) {
     std::vector<Point> points;
     std::vector<double> fitness;
     for (auto& slot : s.slots) {
@@ -331,7 +332,7 @@ void finish(SearchRun::Impl& s) {
         fitness.push_back(s.fitness(r));
         s.log.push_back(std::move(r));
     }
-    if (s.agent && !points.empty()) s.agent->observe(points, fitness);
+    if (s.agent && observe && !points.empty()) s.agent->observe(points, fitness);
     s.slots.clear();
     s.in_flight = false;
 }
@@ -422,6 +423,29 @@ void SearchRun::complete_batch(const std::vector<EvalResult>& results) {
     }
     s.stalls = 0;
     finish(s);
+}
+
+void SearchRun::complete_prefix(const std::vector<EvalResult>& results) {
+    Impl& s = *impl_;
+    if (s.in_flight) {
+        // The slots up to the first point still waiting for a result, as finish() logs them.
+        size_t i = 0, keep = 0;
+        for (; keep < s.slots.size(); ++keep) {
+            Slot& slot = s.slots[keep];
+            if (!slot.waiting) continue;
+            if (i == results.size()) break;
+            const EvalResult& res = results[i++];
+            slot.record.status = res.status;
+            slot.record.reason = res.reason;
+            slot.record.step_time_ns = res.step_time_ns;
+            s.fill_metrics(slot.record, slot.scenario);
+            ++s.counts.simulated;
+        }
+        s.slots.resize(keep);
+        finish(s, false); // the search is over: the agent hears nothing of a cut batch
+    }
+    s.stopped = true;
+    s.stop_reason = "cancelled";
 }
 
 std::vector<std::string> SearchRun::take_lines() {

@@ -57,6 +57,10 @@ public:
     std::vector<std::string> next_batch();
     // Their results, in order.
     void complete_batch(const std::vector<EvalResult>& results);
+    // Ends a search whose batch in flight was cut short (Cancel): `results` are the batch's first results,
+    // in order. The batch's points are logged up to the first one without a result, so the log is a prefix
+    // of the uncut search's; the agent hears nothing more, and done() is then true.
+    void complete_prefix(const std::vector<EvalResult>& results);
     // Log lines (evaluations.jsonl, each without its newline) finished since the last call.
     std::vector<std::string> take_lines();
 

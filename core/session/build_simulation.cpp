@@ -1,5 +1,6 @@
 // Loading a run's traces into their compact graphs and building the Simulation (Session::open's first half).
 #include "core/session/session.h"
+#include "core/session/staged_build.h"
 
 #include "core/base/parallel.h"
 #include "core/config/spellings.h"
@@ -91,7 +92,87 @@ Status load_custom_implementations(const config::Scenario& config, uint32_t npus
 Result<std::unique_ptr<Simulation>> build_simulation(config::Scenario config, TraceSource& traces,
                                                      std::vector<std::string>& warnings,
                                                      const RunOptions& options, SessionHost* host) {
-    constexpr size_t kMaxProblems = 20;
+    StagedBuild build(std::move(config), traces, options, host);
+    build.graphs_per_step = UINT32_MAX;
+    while (build.step()) {
+    }
+    for (auto& w : build.warnings())
+        warnings.push_back(std::move(w));
+    return build.take();
+}
+
+// [SECTION] the build in pieces (staged_build.h)
+namespace {
+constexpr size_t kMaxProblems = 20;
+}
+
+StagedBuild::StagedBuild(config::Scenario scenario, TraceSource& traces, const RunOptions& options,
+                         SessionHost* host)
+    : config_(std::move(scenario)), traces_(traces), options_(options), host_(host) {}
+StagedBuild::~StagedBuild() = default;
+
+std::string StagedBuild::stage_name() const {
+    switch (stage_) {
+    case Stage::Prepare:
+        return "prepare";
+    case Stage::Distinct:
+        return "distinct graphs";
+    case Stage::Full:
+        return "graphs";
+    case Stage::Custom:
+        return "custom collectives";
+    case Stage::Simulation:
+        return std::string("simulation: ") + sim_build_->stage_name();
+    case Stage::Done:
+        return "done";
+    }
+    return "?";
+}
+
+bool StagedBuild::step() {
+    switch (stage_) {
+    case Stage::Prepare:
+        prepare();
+        if (!problems_.is_ok()) stage_ = Stage::Done;
+        break;
+    case Stage::Distinct: {
+        const uint32_t per_step = std::max(1u, graphs_per_step);
+        for (uint32_t k = 0; k < per_step && next_distinct_ < distinct_.size(); ++k) {
+            const uint32_t rank = distinct_[next_distinct_++];
+            problems_.merge(input_.load_graph(rank, input_.groups, input_.graphs[rank]));
+            input_.pending[rank] = false;
+        }
+        if (next_distinct_ == distinct_.size()) stage_ = problems_.is_ok() ? Stage::Custom : Stage::Done;
+        break;
+    }
+    case Stage::Full:
+        full_window();
+        break;
+    case Stage::Custom:
+        custom();
+        break;
+    case Stage::Simulation:
+        if (!sim_build_->step()) {
+            built_ = sim_build_->take();
+            sim_build_.reset();
+            stage_ = Stage::Done;
+        }
+        break;
+    case Stage::Done:
+        break;
+    }
+    return stage_ != Stage::Done;
+}
+
+Result<std::unique_ptr<Simulation>> StagedBuild::take() {
+    if (!problems_.is_ok()) return problems_;
+    return std::move(built_);
+}
+
+// The network's size against the traces, the graph options, and for a generator that vouches for its
+// translations the on-demand graph loader.
+void StagedBuild::prepare() {
+    config::Scenario& config = config_;
     if (config.hardware && config.network.dims.empty()) {
         // A scenario that describes a real system instead of a network and a system (docs/hardware.md).
         hardware::MappedSystem m = hardware::map_system(*config.hardware);
@@ -99,20 +180,23 @@ Result<std::unique_ptr<Simulation>> build_simulation(config::Scenario config, Tr
         config.system = std::move(m.system);
     }
     const uint64_t npus = config.network.npus();
-    if (npus == 0) return Status::error("network: no dimensions; at least one was expected");
+    npus_ = npus;
+    if (npus == 0) return problems_.add("network: no dimensions; at least one was expected");
     if (npus > (uint64_t(1) << 24))
-        return Status::error("network: npus_count: the dimensions multiply to " + std::to_string(npus) +
+        return problems_.add("network: npus_count: the dimensions multiply to " + std::to_string(npus) +
                              " NPUs, which exceeds the limit of 16777216 NPUs");
-    if (traces.count() >= 0 && static_cast<uint64_t>(traces.count()) != npus)
-        return Status::error("workload: " + std::to_string(traces.count()) +
+    if (traces_.count() >= 0 && static_cast<uint64_t>(traces_.count()) != npus)
+        return problems_.add("workload: " + std::to_string(traces_.count()) +
                              " trace file(s) for a network of " + std::to_string(npus) +
                              " NPUs (the product of npus_count); one trace per NPU was expected");
 
-    SimulationInput input;
+    SimulationInput& input = input_;
     input.groups = make_group_table(config.groups);
     input.graphs.reserve(npus);
+    const RunOptions& options = options_;
+    TraceSource& traces = traces_;
+    std::vector<std::string>& warnings = warnings_;
     bool roofline = uses_roofline(config.compute_model, config.system);
-    Status problems;
     const bool systolic = config.compute_model == config::ComputeModel::Systolic;
     trace::ReadOptions read;
     // The systolic model reads GEMM shapes off PyTorch operators: their names and input shapes.
@@ -125,108 +209,123 @@ Result<std::unique_ptr<Simulation>> build_simulation(config::Scenario config, Tr
     base.roofline = roofline;
     base.roofline_or_duration = config.system.roofline_or_duration;
     base.gemm_shapes = systolic;
+    read_ = read;
+    base_ = base;
     // A generator that vouches for its translations: only the ranks with distinct DAGs now, the
     // representatives once the symmetry is known (symmetry.h ensure_graphs), never the others. A timeline
     // names every NPU's nodes, so it needs every graph.
     const bool lazy = options.symmetry && !options.keep_timeline && traces.vouches_for_translations();
-    if (lazy) {
-        input.graphs.resize(npus);
-        input.pending.assign(npus, true);
-        input.translation_proof = [&traces](uint32_t stride, uint32_t size) {
-            return traces.keeps_traces(stride, size);
-        };
-        auto build_alone = [&traces, base, read](uint32_t rank, const GroupTable& groups,
-                                                 std::vector<std::string>& notes, WorkloadGraph& out) {
-            std::string b, n;
-            Status st = traces.read_alone(rank, b, n);
-            if (!st.is_ok()) return st;
-            GraphBuildOptions opt = base;
-            opt.rank = rank;
-            opt.groups = &groups;
-            std::vector<WorkloadGraph> one;
-            st = build_graph(b, n, opt, read, notes, one);
-            if (st.is_ok()) out = std::move(one[0]);
-            return st;
-        };
-        GraphCache* cache = traces.graph_cache();
-        if (cache) cache->prepare(graph_cache_key(base, read.keep_names, read.keep_io), input.groups);
-        input.load_graph = [&traces, &warnings, cache, build_alone,
-                            npus](uint32_t rank, const GroupTable& groups, WorkloadGraph& out) {
-            // A copy of the model's graph (graph_cache.h). A model whose build has anything to say is
-            // not kept: every rank then builds its own and says it under its own name.
-            const int64_t model = traces.model_rank(rank);
-            if (cache && model >= 0) {
-                const auto m = static_cast<uint32_t>(model);
-                if (!cache->find(m)) {
-                    std::vector<std::string> notes;
-                    WorkloadGraph g;
-                    if (build_alone(m, groups, notes, g).is_ok() && notes.empty())
-                        cache->keep(m, std::move(g));
-                }
-                const WorkloadGraph* found = cache->find(m);
-                auto moved = [&traces, rank](uint32_t id) { return traces.moved_group_id(id, rank); };
-                if (found && retarget_graph(*found, rank, static_cast<uint32_t>(npus), groups, moved, out))
-                    return Status::ok();
-            }
-            return build_alone(rank, groups, warnings, out);
-        };
-        for (uint32_t rank : traces.distinct_ranks()) {
-            problems.merge(input.load_graph(rank, input.groups, input.graphs[rank]));
-            input.pending[rank] = false;
-        }
+    if (!lazy) {
+        stage_ = Stage::Full;
+        return;
     }
-    // Every rank's graph (no symmetry to exploit, or a timeline): decoded in windows of ranks on the
-    // runner's threads when the source can be read from several at once, each rank into its own slot;
-    // the slots are taken in rank order, so graphs, warnings and problems are those of one thread.
+    input.graphs.resize(npus);
+    input.pending.assign(npus, true);
+    input.translation_proof = [&traces](uint32_t stride, uint32_t size) {
+        return traces.keeps_traces(stride, size);
+    };
+    auto build_alone = [&traces, base, read](uint32_t rank, const GroupTable& groups,
+                                             std::vector<std::string>& notes, WorkloadGraph& out) {
+        std::string b, n;
+        Status st = traces.read_alone(rank, b, n);
+        if (!st.is_ok()) return st;
+        GraphBuildOptions opt = base;
+        opt.rank = rank;
+        opt.groups = &groups;
+        std::vector<WorkloadGraph> one;
+        st = build_graph(b, n, opt, read, notes, one);
+        if (st.is_ok()) out = std::move(one[0]);
+        return st;
+    };
+    GraphCache* cache = traces.graph_cache();
+    if (cache) cache->prepare(graph_cache_key(base, read.keep_names, read.keep_io), input.groups);
+    input.load_graph = [&traces, &warnings, cache, build_alone, npus](uint32_t rank, const GroupTable& groups,
+                                                                      WorkloadGraph& out) {
+        // A copy of the model's graph (graph_cache.h). A model whose build has anything to say is
+        // not kept: every rank then builds its own and says it under its own name.
+        const int64_t model = traces.model_rank(rank);
+        if (cache && model >= 0) {
+            const auto m = static_cast<uint32_t>(model);
+            if (!cache->find(m)) {
+                std::vector<std::string> notes;
+                WorkloadGraph g;
+                if (build_alone(m, groups, notes, g).is_ok() && notes.empty()) cache->keep(m, std::move(g));
+            }
+            const WorkloadGraph* found = cache->find(m);
+            auto moved = [&traces, rank](uint32_t id) { return traces.moved_group_id(id, rank); };
+            if (found && retarget_graph(*found, rank, static_cast<uint32_t>(npus), groups, moved, out))
+                return Status::ok();
+        }
+        return build_alone(rank, groups, warnings, out);
+    };
+    distinct_ = traces.distinct_ranks();
+    stage_ = distinct_.empty() ? Stage::Custom : Stage::Distinct;
+}
+
+// Every rank's graph (no symmetry to exploit, or a timeline): decoded in windows of ranks on the runner's
+// threads when the source can be read from several at once, each rank into its own slot; the slots are
+// taken in rank order, so graphs, warnings and problems are those of one thread. One window per piece.
+void StagedBuild::full_window() {
     struct Slot {
         Status status;
         std::vector<WorkloadGraph> graph; // one graph, or none after a problem
         std::vector<std::string> warnings;
     };
-    const unsigned workers = traces.concurrent_reads() ? workers_of(options.runner) : 1;
+    const uint64_t npus = npus_;
+    const unsigned workers = traces_.concurrent_reads() ? workers_of(options_.runner) : 1;
     const uint64_t window = workers > 1 ? uint64_t(16) * workers : 1;
-    std::vector<Slot> slots;
-    for (uint64_t start = 0; start < npus && !lazy; start += window) {
-        const size_t n = static_cast<size_t>(std::min<uint64_t>(window, npus - start));
-        slots.assign(n, Slot{});
-        auto load = [&](size_t k) {
-            const auto rank = static_cast<uint32_t>(start + k);
-            std::string b, nm;
-            Slot& slot = slots[k];
-            slot.status = traces.read(rank, b, nm);
-            if (!slot.status.is_ok()) return;
-            GraphBuildOptions opt = base;
-            opt.rank = rank;
-            opt.groups = &input.groups;
-            slot.status = build_graph(b, nm, opt, read, slot.warnings, slot.graph);
-        };
-        if (workers > 1)
-            options.runner->run(n, load);
-        else
-            load(0);
-        for (size_t k = 0; k < n; ++k) {
-            Slot& slot = slots[k];
-            problems.merge(slot.status);
-            for (auto& w : slot.warnings)
-                warnings.push_back(std::move(w));
-            for (auto& g : slot.graph)
-                input.graphs.push_back(std::move(g));
-            if (problems.problems().size() >= kMaxProblems) {
-                problems.add("(stopped reading traces after " + std::to_string(kMaxProblems) + " problems)");
-                return problems;
-            }
-            if (host) {
-                SessionProgress p;
-                p.done = start + k + 1;
-                p.total = npus;
-                host->progress(p);
-            }
+    const uint64_t start = next_rank_;
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(window, npus - start));
+    std::vector<Slot> slots(n);
+    auto load = [&](size_t k) {
+        const auto rank = static_cast<uint32_t>(start + k);
+        std::string b, nm;
+        Slot& slot = slots[k];
+        slot.status = traces_.read(rank, b, nm);
+        if (!slot.status.is_ok()) return;
+        GraphBuildOptions opt = base_;
+        opt.rank = rank;
+        opt.groups = &input_.groups;
+        slot.status = build_graph(b, nm, opt, read_, slot.warnings, slot.graph);
+    };
+    if (workers > 1)
+        options_.runner->run(n, load);
+    else
+        load(0);
+    for (size_t k = 0; k < n; ++k) {
+        Slot& slot = slots[k];
+        problems_.merge(slot.status);
+        for (auto& w : slot.warnings)
+            warnings_.push_back(std::move(w));
+        for (auto& g : slot.graph)
+            input_.graphs.push_back(std::move(g));
+        if (problems_.problems().size() >= kMaxProblems) {
+            problems_.add("(stopped reading traces after " + std::to_string(kMaxProblems) + " problems)");
+            stage_ = Stage::Done;
+            return;
+        }
+        if (host_) {
+            SessionProgress p;
+            p.done = start + k + 1;
+            p.total = npus;
+            host_->progress(p);
         }
     }
-    if (!problems.is_ok()) return problems;
-    problems.merge(load_custom_implementations(config, static_cast<uint32_t>(npus), host, input, warnings));
-    if (!problems.is_ok()) return problems;
+    next_rank_ = start + n;
+    if (next_rank_ >= npus) stage_ = problems_.is_ok() ? Stage::Custom : Stage::Done;
+}
 
+// Custom collective ETs, then the simulation's input, handed to SimulationBuild.
+void StagedBuild::custom() {
+    config::Scenario& config = config_;
+    SimulationInput& input = input_;
+    std::vector<std::string>& warnings = warnings_;
+    problems_.merge(
+        load_custom_implementations(config, static_cast<uint32_t>(npus_), host_, input, warnings));
+    if (!problems_.is_ok()) {
+        stage_ = Stage::Done;
+        return;
+    }
     for (const auto& w : config.network.warnings)
         warnings.push_back(w);
     for (const auto& w : config.system.warnings)
@@ -250,12 +349,14 @@ Result<std::unique_ptr<Simulation>> build_simulation(config::Scenario config, Tr
                 " network model times collectives on the mapped NVLink and NIC links at a large "
                 "all-reduce's bandwidth; NCCL's per-size choice needs the analytical model");
     }
-    input.keep_timeline = options.keep_timeline;
-    input.symmetry = options.symmetry;
+    input.keep_timeline = options_.keep_timeline;
+    input.symmetry = options_.symmetry;
     // A run stopped at --max-sim-time reports the time it reached, the last event's: the fast path has
     // fewer events, so such a partial report would differ. Stopped runs keep every packet an event.
-    input.fast_ring = options.fast_ring && options.max_sim_ns == 0;
-    return Simulation::create(std::move(input), &warnings);
+    input.fast_ring = options_.fast_ring && options_.max_sim_ns == 0;
+    sim_build_ = std::make_unique<SimulationBuild>(std::move(input), &warnings_);
+    sim_build_->graphs_per_step = graphs_per_step;
+    stage_ = Stage::Simulation;
 }
 
 } // namespace astrolabe

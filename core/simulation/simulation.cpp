@@ -1,5 +1,6 @@
 #include "core/simulation/simulation.h"
 
+#include "core/base/assert.h"
 #include "core/config/config_parse.h"
 #include "core/network/analytical_network.h"
 #include "core/network/congestion_network.h"
@@ -182,7 +183,94 @@ Simulation::~Simulation() = default;
 
 Result<std::unique_ptr<Simulation>> Simulation::create(SimulationInput input,
                                                        std::vector<std::string>* warnings) {
-    Status problems;
+    SimulationBuild build(std::move(input), warnings);
+    build.graphs_per_step = UINT32_MAX;
+    while (build.step()) {
+    }
+    return build.take();
+}
+
+// [SECTION] the build in pieces
+SimulationBuild::SimulationBuild(SimulationInput input, std::vector<std::string>* warnings)
+    : input_(std::move(input)), warnings_(warnings) {}
+SimulationBuild::~SimulationBuild() = default;
+
+const char* SimulationBuild::stage_name() const {
+    switch (stage_) {
+    case Stage::Check:
+        return "check";
+    case Stage::Candidate:
+        return "candidate symmetry";
+    case Stage::Representatives:
+        return "representatives";
+    case Stage::Symmetry:
+        return "symmetry";
+    case Stage::Graphs:
+        return "graphs";
+    case Stage::Executor:
+        return "executor";
+    case Stage::Start:
+        return "start";
+    case Stage::Done:
+        return "done";
+    }
+    return "?";
+}
+
+bool SimulationBuild::step() {
+    switch (stage_) {
+    case Stage::Check:
+        check();
+        stage_ = !problems_.is_ok() ? Stage::Done : sim_->input_.symmetry ? Stage::Candidate : Stage::Graphs;
+        break;
+    case Stage::Candidate:
+        candidate_ = symmetry_candidate(sim_->input_);
+        candidate_symmetry_ = candidate_.symmetry();
+        // The group check (close_symmetry) looks at the candidate's representatives' graphs: made here a
+        // few per piece, it finds them built.
+        stage_ = candidate_symmetry_.active() && !sim_->input_.pending.empty() ? Stage::Representatives
+                                                                               : Stage::Symmetry;
+        break;
+    case Stage::Representatives:
+        if (ensure_graphs_from(sim_->input_, candidate_symmetry_, next_candidate_graph_,
+                               std::max(1u, graphs_per_step), candidate_problems_))
+            stage_ = Stage::Symmetry;
+        break;
+    case Stage::Symmetry:
+        symmetry();
+        stage_ = Stage::Graphs;
+        break;
+    case Stage::Graphs:
+        // Graphs a generator left to build on demand: the representatives', or all of them without symmetry.
+        if (ensure_graphs_from(sim_->input_, parts_->symmetry, next_graph_, std::max(1u, graphs_per_step),
+                               problems_))
+            stage_ = problems_.is_ok() ? Stage::Executor : Stage::Done;
+        break;
+    case Stage::Executor:
+        executor();
+        stage_ = problems_.is_ok() ? Stage::Start : Stage::Done;
+        break;
+    case Stage::Start: // the executor's start, a few simulated NPUs per piece
+        if (!parts_->executor->start_step(std::max(1u, graphs_per_step))) stage_ = Stage::Done;
+        break;
+    case Stage::Done:
+        break;
+    }
+    return stage_ != Stage::Done;
+}
+
+Result<std::unique_ptr<Simulation>> SimulationBuild::take() {
+    SIM_ASSERT(stage_ == Stage::Done, "SimulationBuild::take before the last step");
+    if (!problems_.is_ok()) return problems_;
+    sim_->parts_ = std::move(parts_);
+    return std::move(sim_);
+}
+
+// The checks of every input against the others, then the models that need no graph.
+void SimulationBuild::check() {
+    SimulationInput& input = input_;
+    std::vector<std::string>* warnings = warnings_;
+    Status& problems = problems_;
     uint64_t npus = input.network.npus();
     if (npus == 0) problems.add("network: no dimensions; at least one was expected");
     if (input.graphs.size() != npus)
@@ -222,13 +310,13 @@ Result<std::unique_ptr<Simulation>> Simulation::create(SimulationInput input,
                      "(--remote-memory-configuration) with a memory-type other than NO_MEMORY_EXPANSION, or "
                      "LOCAL_MEMORY "
                      "for each NPU's own memory");
-    if (!problems.is_ok()) return problems;
+    if (!problems.is_ok()) return;
 
-    std::unique_ptr<Simulation> sim(new Simulation());
-    sim->input_ = std::move(input);
-    const SimulationInput& in = sim->input_;
-    auto parts = std::make_unique<Parts>();
-    Parts& p = *parts;
+    sim_.reset(new Simulation());
+    sim_->input_ = std::move(input);
+    const SimulationInput& in = sim_->input_;
+    parts_ = std::make_unique<Simulation::Parts>();
+    Simulation::Parts& p = *parts_;
     auto n = static_cast<uint32_t>(npus);
     p.roofline = roofline;
     p.net_topology = std::make_unique<NetworkTopology>(in.network);
@@ -246,9 +334,15 @@ Result<std::unique_ptr<Simulation>> Simulation::create(SimulationInput input,
         break;
     }
     p.matcher = std::make_unique<P2PMatcher>(p.engine, *p.network);
+}
+
+// The largest symmetry of the inputs (one representative NPU per class), which the network folds onto.
+void SimulationBuild::symmetry() {
+    Simulation::Parts& p = *parts_;
+    const SimulationInput& in = sim_->input_;
     if (in.symmetry) {
         std::string why_not;
-        p.symmetry = find_symmetry(sim->input_, why_not);
+        p.symmetry = close_symmetry(sim_->input_, std::move(candidate_), why_not);
         p.symmetry.precompute(); // every message of the run asks it
         if (p.symmetry.active()) {
             p.symmetry_note = p.symmetry.describe();
@@ -262,16 +356,26 @@ Result<std::unique_ptr<Simulation>> Simulation::create(SimulationInput input,
             p.symmetry_note = "none: " + (why_not.empty() ? std::string("no dimension qualifies") : why_not);
         }
     }
-    // Graphs a generator left to build on demand: the representatives', or all of them without symmetry.
-    Status built = ensure_graphs(sim->input_, p.symmetry);
-    if (!built.is_ok()) return built;
-    sim->input_.load_graph = nullptr; // it refers to the caller's trace source
-    sim->input_.translation_proof = nullptr;
+}
+
+// Everything that needs the graphs: the stream bound, the collective engine, the ring fast path and the
+// executor, started.
+void SimulationBuild::executor() {
+    Simulation::Parts& p = *parts_;
+    const SimulationInput& in = sim_->input_;
+    auto n = static_cast<uint32_t>(in.graphs.size());
+    const bool roofline = p.roofline;
+    const bool systolic = in.compute_model == config::ComputeModel::Systolic;
+    sim_->input_.load_graph = nullptr; // it refers to the caller's trace source
+    sim_->input_.translation_proof = nullptr;
     // Streams exist only on simulated NPUs; the bound is checked once they are known.
     Status streams = check_streams(in, "system", n / p.symmetry.order());
-    if (!streams.is_ok()) return streams;
+    if (!streams.is_ok()) {
+        problems_ = streams;
+        return;
+    }
     for (uint32_t r = 0; r < n; ++r)
-        if (p.symmetry.is_representative(r)) sim->nodes_total_ += in.graphs[r].size() * p.symmetry.order();
+        if (p.symmetry.is_representative(r)) sim_->nodes_total_ += in.graphs[r].size() * p.symmetry.order();
     if (in.memory.type != config::MemoryType::NoExpansion)
         p.memory = std::make_unique<RemoteMemory>(in.memory, *p.buckets, n);
     p.collectives = std::make_unique<CollectiveEngine>(*p.buckets, *p.matcher, in.system, p.topology,
@@ -346,9 +450,6 @@ Result<std::unique_ptr<Simulation>> Simulation::create(SimulationInput input,
     p.executor =
         std::make_unique<WorkloadExecutor>(p.engine, *p.buckets, *p.matcher, *p.collectives, *p.custom,
                                            p.memory.get(), in.groups, opt, in.graphs, p.stats);
-    p.executor->start();
-    sim->parts_ = std::move(parts);
-    return sim;
 }
 
 bool Simulation::run_slice(uint64_t max_events, TimeNs until) {
@@ -375,6 +476,19 @@ bool Simulation::roofline() const {
 const char* Simulation::compute_model_label() const {
     if (input_.compute_model == config::ComputeModel::Systolic) return "systolic";
     return parts_->roofline ? "roofline" : "trace";
+}
+
+bool Simulation::complete() const {
+    return parts_->executor->all_finished();
+}
+
+TimeNs Simulation::finish_ns() const {
+    // A symmetric run's other NPUs get their representative's figures (expand_symmetric_result), so the
+    // representatives' latest finish is everyone's.
+    TimeNs last = 0;
+    for (const auto& s : parts_->stats.npus)
+        last = std::max(last, s.finish_ns);
+    return last;
 }
 
 RunResult Simulation::result(TaskRunner* runner) const {

@@ -8,6 +8,7 @@
 #include "core/base/parallel.h"
 #include "core/base/status.h"
 #include "core/config/config_types.h"
+#include "core/simulation/symmetry_search.h"
 #include "core/system/collectives/collective_link.h"
 #include "core/system/scheduling/run_stats.h"
 #include "core/system/scheduling/symmetry.h"
@@ -120,17 +121,58 @@ public:
     // (optional) spreads the copying of a symmetric run's results and the sorting over threads; the
     // result is the same for any runner.
     RunResult result(TaskRunner* runner = nullptr) const;
+    // Whether every NPU finished, and the last NPU's finish: result().complete and, when complete,
+    // result().total_ns, without building the result (a search needs no more).
+    bool complete() const;
+    TimeNs finish_ns() const;
     // The node a timeline record of this run's result stands for.
     TimelineNode timeline_node(const TimelineRecord& rec) const;
     uint32_t npus() const { return static_cast<uint32_t>(input_.graphs.size()); }
     const SimulationInput& input() const { return input_; }
 
 private:
+    friend class SimulationBuild;
     Simulation() = default;
     struct Parts;
     SimulationInput input_;
     std::unique_ptr<Parts> parts_;
     uint64_t nodes_total_ = 0;
+};
+
+// Simulation::create in pieces, for a front end that must not block for long (the browser's search, a
+// frame at a time): the checks and the models; the symmetry search; the graphs a generator left pending,
+// a few at a time; the executor, started a few NPUs at a time. create() is this run to the end, so the
+// pieces cannot change a result.
+class SimulationBuild {
+public:
+    SimulationBuild(SimulationInput input, std::vector<std::string>* warnings = nullptr);
+    ~SimulationBuild();
+    // Does the next piece; true while pieces remain (then call again), false once built or refused.
+    bool step();
+    // The simulation, or every problem found; after step() returned false.
+    Result<std::unique_ptr<Simulation>> take();
+    // Pending graphs built per step (each is a copy or a build of one rank's graph).
+    uint32_t graphs_per_step = 4;
+    // The piece step() does next, for measurements: "check", "candidate symmetry", "representatives",
+    // "symmetry", "graphs", "executor", "start", "done".
+    const char* stage_name() const;
+
+private:
+    enum class Stage : uint8_t { Check, Candidate, Representatives, Symmetry, Graphs, Executor, Start, Done };
+    void check();
+    void symmetry();
+    void executor();
+    Stage stage_ = Stage::Check;
+    SimulationInput input_; // until check() moves it into the simulation
+    std::vector<std::string>* warnings_;
+    std::unique_ptr<Simulation> sim_;
+    std::unique_ptr<Simulation::Parts> parts_;
+    uint32_t next_graph_ = 0;
+    Status problems_;
+    SymmetryCandidate candidate_; // the translations the traces allow, before the groups are checked
+    RankSymmetry candidate_symmetry_;
+    uint32_t next_candidate_graph_ = 0;
+    Status candidate_problems_; // not reported: the group check leaves such graphs pending, as here
 };
 
 } // namespace astrolabe

@@ -226,11 +226,16 @@ struct DigitSearch {
 } // namespace
 
 RankSymmetry find_symmetry(SimulationInput& in, std::string& why_not) {
-    why_not = global_obstacle(in);
-    if (!why_not.empty()) return {};
+    return close_symmetry(in, symmetry_candidate(in), why_not);
+}
+
+SymmetryCandidate symmetry_candidate(SimulationInput& in) {
+    SymmetryCandidate c;
+    c.why = global_obstacle(in);
+    if (!c.why.empty()) return c;
     if (in.network.dims.size() > 15) { // two digits a dimension must fit the 32-bit digit mask
-        why_not = "more than 15 network dimensions";
-        return {};
+        c.why = "more than 15 network dimensions";
+        return c;
     }
     LogicalTopology topo = make_logical_topology(in.network);
     const uint32_t used =
@@ -282,6 +287,26 @@ RankSymmetry find_symmetry(SimulationInput& in, std::string& why_not) {
         if (best_bits & 1) mask |= 1u << k;
         if (best_bits & 2) mask |= 1u << (k + 1);
     }
+    c.digits = std::move(digits);
+    c.digit_dims = std::move(digit_dims);
+    c.mask = mask;
+    c.why = std::move(why);
+    return c;
+}
+
+RankSymmetry SymmetryCandidate::symmetry() const {
+    return digits.empty() ? RankSymmetry() : RankSymmetry(digits, mask, digit_dims);
+}
+
+RankSymmetry close_symmetry(SimulationInput& in, SymmetryCandidate c, std::string& why_not) {
+    if (c.digits.empty()) { // an obstacle ruled every dimension out
+        why_not = c.why;
+        return {};
+    }
+    std::vector<uint32_t>& digits = c.digits;
+    const std::vector<uint32_t>& digit_dims = c.digit_dims;
+    uint32_t mask = c.mask;
+    std::string& why = c.why;
     RankSymmetry sym(digits, mask, digit_dims);
     while (sym.active() && !groups_closed(in, sym, why)) {
         // Give up one symmetric digit: the one whose loss leaves the largest symmetry that closes every
@@ -304,17 +329,28 @@ RankSymmetry find_symmetry(SimulationInput& in, std::string& why_not) {
 
 Status ensure_graphs(SimulationInput& in, const RankSymmetry& sym) {
     Status problems;
-    for (uint32_t r = 0; r < in.pending.size(); ++r) {
-        if (!in.pending[r] || (sym.active() && !sym.is_representative(r))) continue;
-        Status st = in.load_graph(r, in.groups, in.graphs[r]);
-        if (!st.is_ok()) {
-            problems.merge(st);
-            if (problems.problems().size() >= 20) break;
-            continue;
-        }
-        in.pending[r] = false;
+    uint32_t next = 0;
+    while (!ensure_graphs_from(in, sym, next, UINT32_MAX, problems)) {
     }
     return problems;
+}
+
+bool ensure_graphs_from(SimulationInput& in, const RankSymmetry& sym, uint32_t& next, uint32_t max_built,
+                        Status& problems) {
+    uint32_t built = 0;
+    for (; next < in.pending.size(); ++next) {
+        if (problems.problems().size() >= 20) return true;
+        if (!in.pending[next] || (sym.active() && !sym.is_representative(next))) continue;
+        if (built == max_built) return false;
+        ++built;
+        Status st = in.load_graph(next, in.groups, in.graphs[next]);
+        if (!st.is_ok()) {
+            problems.merge(st);
+            continue;
+        }
+        in.pending[next] = false;
+    }
+    return true;
 }
 
 // [SECTION] copying the representatives' results

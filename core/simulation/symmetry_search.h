@@ -18,8 +18,26 @@ class TaskRunner;
 // (a generator vouches for them) and graphs still pending are built only for representatives it looks at.
 RankSymmetry find_symmetry(SimulationInput& in, std::string& why_not);
 
+// find_symmetry in two pieces, so that a build in steps can make the candidate's representatives' graphs in
+// between (the group check would otherwise build them all at once): the translations the traces allow,
+// then the largest of them that closes every communicator group. close_symmetry(symmetry_candidate(in))
+// is find_symmetry.
+struct SymmetryCandidate {
+    std::vector<uint32_t> digits, digit_dims; // empty: an obstacle rules every translation out (`why`)
+    uint32_t mask = 0;
+    std::string why;
+    RankSymmetry symmetry() const; // before the groups are checked
+};
+SymmetryCandidate symmetry_candidate(SimulationInput& in);
+RankSymmetry close_symmetry(SimulationInput& in, SymmetryCandidate c, std::string& why_not);
+
 // Builds the pending graphs the run needs: the representatives' under `sym`, every one without symmetry.
 Status ensure_graphs(SimulationInput& in, const RankSymmetry& sym);
+// The same in pieces (Simulation::create in steps): from rank `next` on, builds at most `max_built` graphs
+// and moves `next` past the last rank looked at; problems go into `problems`. True once every rank is
+// looked at or 20 problems are in. Running it to the end gives ensure_graphs' graphs and problems.
+bool ensure_graphs_from(SimulationInput& in, const RankSymmetry& sym, uint32_t& next, uint32_t max_built,
+                        Status& problems);
 
 // Turns the result of a run of representatives into the full run's: per-NPU figures, collectives, the
 // timeline, unreceived messages and counters copied to every class member. Stuck nodes are the caller's.

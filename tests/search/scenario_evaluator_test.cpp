@@ -106,3 +106,44 @@ TEST_CASE("the shared evaluator gives the same step time a slice at a time", "[s
     }
     CHECK(pieces.finish().step_time_ns == session_step_time(a));
 }
+
+// The browser also sets a point up in pieces (ScenarioEvaluator::advance, core/session/staged_build.h), so
+// that a new workload shape does not hold a frame: advance(0) does exactly one piece. A generated point's
+// set-up is at least 11 pieces: parse, generate, prepare, one per distinct (pipeline stage) graph (2 here:
+// pp = 2, one graph per piece), custom collectives, the simulation's checks, the candidate symmetry, the
+// symmetry, the remaining graphs (at least one piece, even when none is left), the executor. Cutting the
+// set-up (and the run, into 64-event slices) cannot change a step time or a refusal's reason.
+TEST_CASE("the shared evaluator sets a generated point up in pieces, with the same results", "[search]") {
+    SessionHost host;
+    ScenarioEvaluator pieces(host), whole(host);
+    pieces.slice_events = 64;
+    pieces.graphs_per_piece = 1;
+    const std::string a = gpt_point(2, 50), b = gpt_point(2, 25), c = gpt_point(1, 50),
+                      refused = gpt_point(4, 50);
+    for (const std::string* p : {&a, &b, &c, &a, &refused}) {
+        INFO(*p);
+        pieces.begin(*p);
+        uint32_t calls = 0, setup_calls = 0, last = 0;
+        while (pieces.advance(0)) {
+            ++calls;
+            if (pieces.setup_pieces() > last) ++setup_calls; // this call did a piece of the set-up
+            CHECK(pieces.setup_pieces() - last <= 1);        // never more than one piece per call
+            last = pieces.setup_pieces();
+        }
+        EvalResult r = pieces.finish();
+        EvalResult w = whole.evaluate(*p);
+        CHECK(int(r.status) == int(w.status));
+        CHECK(r.step_time_ns == w.step_time_ns);
+        CHECK(r.reason == w.reason);
+        if (p == &refused) {
+            CHECK(r.status == EvalResult::Status::Infeasible);
+            CHECK(setup_calls <= 2); // parse, then the generator's refusal
+            continue;
+        }
+        REQUIRE(r.status == EvalResult::Status::Ok);
+        CHECK(r.step_time_ns == session_step_time(*p));
+        CHECK(setup_calls == pieces.setup_pieces()); // one call per piece
+        CHECK(setup_calls >= 11);
+        CHECK(calls > setup_calls + 5); // then the run's slices
+    }
+}

@@ -19,10 +19,13 @@ std::string tiny_spec() {
     return text;
 }
 
-// What `astrolabe search tiny.json --agent A --seed S --budget N` writes to evaluations.jsonl: the driver
-// over the shared evaluator, lines in proposal order (tests/search/search_cli.sh checks the CLI's --jobs
-// give these same bytes).
-std::string reference_log(const std::string& agent, uint64_t seed, uint64_t budget) {
+// What `astrolabe search tiny.json --agent A --seed S --budget N` writes to evaluations.jsonl, .csv and the
+// two pictures: the driver over the shared evaluator, lines in proposal order (tests/search/search_cli.sh
+// checks the CLI's --jobs give these same bytes).
+struct Outputs {
+    std::string jsonl, csv, best_svg, pareto_svg;
+};
+Outputs reference_outputs(const std::string& agent, uint64_t seed, uint64_t budget) {
     search::SearchOptions opt;
     opt.agent = agent;
     opt.seed = seed;
@@ -34,10 +37,17 @@ std::string reference_log(const std::string& agent, uint64_t seed, uint64_t budg
     SessionHost host;
     search::ScenarioEvaluator ev(host);
     search::run_search(run.value(), ev);
-    std::string out;
+    Outputs out;
     for (const auto& l : run.value().take_lines())
-        out += l + "\n";
+        out.jsonl += l + "\n";
+    out.csv = run.value().csv();
+    out.best_svg = run.value().best_so_far_svg();
+    out.pareto_svg = run.value().pareto_svg();
     return out;
+}
+
+std::string reference_log(const std::string& agent, uint64_t seed, uint64_t budget) {
+    return reference_outputs(agent, seed, budget).jsonl;
 }
 
 } // namespace
@@ -56,7 +66,12 @@ TEST_CASE("search tab: a spec searched in frames logs the CLI's evaluations.json
         while (st.phase() == SearchPhase::Running && frames++ < 100000)
             st.step(0); // one point per frame: the most slicing there is
         REQUIRE(st.phase() == SearchPhase::Done);
-        CHECK(st.evaluations_jsonl() == reference_log(agent, 7, 25));
+        // The downloads are the CLI's files, byte for byte.
+        const Outputs want = reference_outputs(agent, 7, 25);
+        CHECK(st.evaluations_jsonl() == want.jsonl);
+        CHECK(st.evaluations_csv() == want.csv);
+        CHECK(st.best_so_far_svg() == want.best_svg);
+        CHECK(st.pareto_svg() == want.pareto_svg);
         CHECK(st.points().size() == 25);
         CHECK(frames >= 20); // 25 points (a few settled without simulating) took one frame each
         // The best-so-far curve never rises, and the Pareto front holds ok points only.
@@ -76,13 +91,16 @@ TEST_CASE("search tab: Cancel keeps a prefix of the log and the state runs again
     st.seed = 7;
     SessionHost host;
     REQUIRE(st.start(host));
-    for (int i = 0; i < 6; ++i)
+    // The random agent proposes batches of 32, so the budget of 25 is one batch: Cancel comes mid-batch,
+    // once 3 of its points are done, and those are logged.
+    while (st.phase() == SearchPhase::Running && st.batch_done() < 3)
         st.step(0);
+    REQUIRE(st.batch_done() == 3);
     st.cancel();
+    CHECK(st.points().size() == 3);
     CHECK(st.phase() == SearchPhase::Cancelled);
     const std::string full = reference_log("random", 7, 25);
     CHECK(full.compare(0, st.evaluations_jsonl().size(), st.evaluations_jsonl()) == 0);
-    CHECK(st.points().size() < 25);
     REQUIRE(st.start(host));
     while (st.phase() == SearchPhase::Running)
         st.step(50);

@@ -24,18 +24,7 @@ WorkloadExecutor::WorkloadExecutor(Engine& engine, NpuBuckets& buckets, P2PMatch
       npus_(graphs.size()), collective_index_(groups.groups.size()) {
     stats_.npus.assign(graphs.size(), {});
     stats_.systolic_pes = options.systolic ? uint64_t(options.array.rows) * options.array.cols : 0;
-    unfinished_ = 0;
-    for (uint32_t i = 0; i < graphs.size(); ++i) {
-        stats_.npus[i].nodes = graphs[i].size();
-        if (!simulated(i)) continue; // no state: its representative's stands for it
-        ++unfinished_;
-        Npu& s = npus_[i];
-        const WorkloadGraph& g = graphs[i];
-        s.parents_left.resize(g.size());
-        for (size_t k = 0; k < g.size(); ++k)
-            s.parents_left[k] = g.nodes[k].parents;
-        s.group_ordinal.assign(groups.groups.size(), 0);
-    }
+    unfinished_ = 0; // the NPUs' state is made by start(), in pieces when asked
 }
 
 WorkloadExecutor::Slot WorkloadExecutor::slot_of(const GraphNode& n) const {
@@ -62,17 +51,39 @@ void WorkloadExecutor::push_ready(uint32_t npu, uint32_t node) {
 }
 
 void WorkloadExecutor::start() {
-    for (uint32_t npu = 0; npu < npus_.size(); ++npu) {
-        if (!simulated(npu)) continue;
+    while (start_step(UINT32_MAX)) {
+    }
+}
+
+bool WorkloadExecutor::start_step(uint32_t npus) {
+    const auto n = static_cast<uint32_t>(npus_.size());
+    for (uint32_t done = 0; start_phase_ < 3 && done < std::max(1u, npus);) {
+        if (start_next_ == n) { // the phase is over for every NPU: the next one, from NPU 0
+            ++start_phase_;
+            start_next_ = 0;
+            continue;
+        }
+        const uint32_t npu = start_next_++;
+        if (start_phase_ == 0) stats_.npus[npu].nodes = graphs_[npu].size();
+        if (!simulated(npu)) continue; // no state: its representative's stands for it
+        ++done;
         const WorkloadGraph& g = graphs_[npu];
-        for (uint32_t k = 0; k < g.size(); ++k)
-            if (g.nodes[k].parents == 0) push_ready(npu, k);
+        if (start_phase_ == 0) {
+            ++unfinished_;
+            Npu& s = npus_[npu];
+            s.parents_left.resize(g.size());
+            for (size_t k = 0; k < g.size(); ++k)
+                s.parents_left[k] = g.nodes[k].parents;
+            s.group_ordinal.assign(groups_.groups.size(), 0);
+        } else if (start_phase_ == 1) {
+            for (uint32_t k = 0; k < g.size(); ++k)
+                if (g.nodes[k].parents == 0) push_ready(npu, k);
+        } else {
+            issue_ready(npu);
+            check_end(npu);
+        }
     }
-    for (uint32_t npu = 0; npu < npus_.size(); ++npu) {
-        if (!simulated(npu)) continue;
-        issue_ready(npu);
-        check_end(npu);
-    }
+    return start_phase_ < 3;
 }
 
 // [SECTION] issuing nodes

@@ -72,6 +72,10 @@ public:
 
     // Issues every (simulated) NPU's dependency-free nodes at time 0, NPU 0 first (as ASTRA-sim starts up).
     void start();
+    // start() in pieces of at most `npus` simulated NPUs (a build in steps, core/simulation/simulation.h):
+    // the NPUs' state, their ready lists, then the first issues, each over every NPU in order, so the calls
+    // are start()'s. True while pieces remain; nothing else may touch the executor or the engine in between.
+    bool start_step(uint32_t npus);
     void on_event(uint32_t kind, uint64_t arg) override;
 
     bool all_finished() const { return unfinished_ == 0; }
@@ -132,6 +136,7 @@ private:
     std::vector<std::vector<uint32_t>>
         collective_index_; // per group index, per ordinal: stats_.collectives slot
     uint32_t unfinished_ = 0;
+    uint32_t start_phase_ = 0, start_next_ = 0; // start_step's place: phase (state, ready, issue) and NPU
     uint64_t nodes_done_ = 0;
 };
 
