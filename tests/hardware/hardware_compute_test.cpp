@@ -19,12 +19,6 @@ using trace::CollectiveType;
 
 namespace {
 
-config::HardwareConfig described(const std::string& json) {
-    auto hw = config::parse_hardware_json(json, "test.json");
-    REQUIRE(hw.is_ok());
-    return hw.value();
-}
-
 config::Scenario scenario(const config::HardwareConfig& hw) {
     config::Scenario sc;
     hardware::MappedSystem m = hardware::map_system(hw);
@@ -58,7 +52,7 @@ TEST_CASE("run --hardware: compute on the GPU's datasheet roofline", "[hardware]
     // 989.4e9 / 989.4e12 s = 1 ms. 3.35e9 ops at oi 1 are memory bound: 3.35e9 / (3350e9 * 1) s = 1 ms.
     // The 7 us node has no num_ops: it replays its duration. Each roofline time is truncated to whole ns
     // (the double quotient may land a hair under 10^6), so each may be 1 ns short.
-    const auto hw = described(kH100x8);
+    const auto hw = test::hardware_json(kH100x8);
     CHECK(hw.peak_tflops == 989.4);
     CHECK(hw.hbm_gbs == 3350);
     RunResult r = test::run(scenario(hw), step(8, 989400000000ull, 3350000000ull, 0));
@@ -79,7 +73,7 @@ TEST_CASE("run --hardware: compute on the GPU's datasheet roofline", "[hardware]
 TEST_CASE("run --hardware: each GPU's figures, and the description's own", "[hardware][run]") {
     // A100 SXM4 80GB: 312 TFLOPS, 2039 GB/s. The compute-bound node takes 989.4e9 / 312e12 s = 3171.15 us,
     // the memory-bound one 3.35e9 / 2039e9 s = 1642.96 us; with the 7 us node 4821.11 us in all.
-    const auto a100 = described(R"({"gpu": "A100-SXM4-80GB", "nodes": 1, "gpus_per_node": 8})");
+    const auto a100 = test::hardware_json(R"({"gpu": "A100-SXM4-80GB", "nodes": 1, "gpus_per_node": 8})");
     CHECK(a100.peak_tflops == 312);
     CHECK(a100.hbm_gbs == 2039);
     const double expected = 989.4e9 / 312e12 * 1e9 + 7000 + 3.35e9 / 2039e9 * 1e9;
@@ -88,10 +82,10 @@ TEST_CASE("run --hardware: each GPU's figures, and the description's own", "[har
     CHECK(std::fabs(double(r.total_ns) - expected) < 2.5);
 
     // The 40 GB part has HBM2 at 1555 GB/s.
-    CHECK(described(R"({"gpu": "A100-SXM4-40GB"})").hbm_gbs == 1555);
+    CHECK(test::hardware_json(R"({"gpu": "A100-SXM4-40GB"})").hbm_gbs == 1555);
 
     // A description that states its sustained figures (say 60% of peak, 90% of HBM) times compute on them.
-    const auto own = described(
+    const auto own = test::hardware_json(
         R"({"gpu": "H100-SXM", "nodes": 1, "gpus_per_node": 8, "peak_tflops": 593.64, "hbm_gbs": 3015})");
     const double own_expected = 989.4e9 / 593.64e12 * 1e9 + 7000 + 3.35e9 / 3015e9 * 1e9;
     RunResult o = test::run(scenario(own), step(8, 989400000000ull, 3350000000ull, 0));

@@ -21,15 +21,6 @@ using hardware::CollOp;
 
 namespace {
 
-const char* kH100x16 = R"({"gpu": "H100-SXM", "nodes": 2, "gpus_per_node": 8, "nvls": true,
-  "nics_per_node": 8, "nic_gbps": 400, "fabric": "infiniband", "processes": "one-per-gpu"})";
-
-config::HardwareConfig described(const char* json) {
-    auto hw = config::parse_hardware_json(json, "test.json");
-    REQUIRE(hw.is_ok());
-    return hw.value();
-}
-
 // A GPT-like step in bf16, dp 2 x tp 8: hidden 4096, 8 layers, seq 4096, 8 micro-batches of 2 samples
 // (4096 tokens per rank), data-parallel gradients reduced once per step (as Megatron does with gradient
 // accumulation); `extra` adds generator parameters.
@@ -47,7 +38,7 @@ struct Step {
 
 Step run_step(const std::string& generate) {
     const std::string text = std::string(R"({"schema": "astrolabe.scenario/1", "workload": {"generate": {)") +
-                             generate + R"(}}, "hardware": )" + kH100x16 + "}";
+                             generate + R"(}}, "hardware": )" + test::kH100x16 + "}";
     auto sc = config::parse_scenario_json(text, "s.json");
     INFO(sc.status().message());
     REQUIRE(sc.is_ok());
@@ -117,12 +108,12 @@ TEST_CASE("run --hardware: tp-first puts every tensor-parallel collective inside
     // tensor groups {0..7}, {8..15} are one HGX node each; data groups {i, i+8} one GPU on each node, each
     // with its own 400 Gb/s NIC. dp-first: tensor groups {0,2,..,14}, {1,3,..,15} are four GPUs on each
     // node with their four NICs; data groups {2k, 2k+1} two GPUs of one node.
-    const auto one_node = described(R"({"gpu": "H100-SXM", "nodes": 1, "gpus_per_node": 8})");
-    const auto one_gpu_each = described(R"({"gpu": "H100-SXM", "nodes": 2, "gpus_per_node": 1,
+    const auto one_node = test::hardware_json(R"({"gpu": "H100-SXM", "nodes": 1, "gpus_per_node": 8})");
+    const auto one_gpu_each = test::hardware_json(R"({"gpu": "H100-SXM", "nodes": 2, "gpus_per_node": 1,
       "nics_per_node": 1, "nic_gbps": 400, "fabric": "infiniband"})");
-    const auto four_gpus_each = described(R"({"gpu": "H100-SXM", "nodes": 2, "gpus_per_node": 4,
+    const auto four_gpus_each = test::hardware_json(R"({"gpu": "H100-SXM", "nodes": 2, "gpus_per_node": 4,
       "nics_per_node": 4, "nic_gbps": 400, "fabric": "infiniband"})");
-    const auto two_gpus = described(R"({"gpu": "H100-SXM", "nodes": 1, "gpus_per_node": 2})");
+    const auto two_gpus = test::hardware_json(R"({"gpu": "H100-SXM", "nodes": 1, "gpus_per_node": 2})");
 
     SECTION("sequence-parallel TP (the default): all-gathers and reduce-scatters") {
         const std::string tp_first = step_params(R"(, "rank-order": "tp-first")");

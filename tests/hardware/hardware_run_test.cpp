@@ -21,16 +21,6 @@ using trace::CollectiveType;
 
 namespace {
 
-// Two HGX H100 nodes on 8 x 400 Gb/s InfiniBand (samples/hardware/h100x16.json).
-const char* kH100x16 = R"({"gpu": "H100-SXM", "nodes": 2, "gpus_per_node": 8, "nvls": true,
-  "nics_per_node": 8, "nic_gbps": 400, "fabric": "infiniband", "processes": "one-per-gpu"})";
-
-config::HardwareConfig described(const char* json) {
-    auto hw = config::parse_hardware_json(json, "test.json");
-    REQUIRE(hw.is_ok());
-    return hw.value();
-}
-
 // The scenario `run --hardware` builds: the mapped network and system plus the description.
 config::Scenario scenario(const config::HardwareConfig& hw, bool per_collective = true) {
     config::Scenario sc;
@@ -65,7 +55,7 @@ TEST_CASE("run --hardware: each collective takes collective-perf's time for its 
     // 16 ranks all-reduce 64 KiB (NCCL: a low-latency protocol, LL/LL128) and then 256 MiB (Simple on
     // NVLS-tree across the two nodes). The run's total is the sum of collective-perf's two rows: each
     // collective gets its own algorithm, protocol, channels, latency and bus bandwidth.
-    const auto hw = described(kH100x16);
+    const auto hw = test::hardware_json(test::kH100x16);
     const uint64_t small = 64 << 10, large = 256ull << 20;
     const hardware::NcclChoice cs = hardware::choose(hw, CollOp::AllReduce, small);
     const hardware::NcclChoice cl = hardware::choose(hw, CollOp::AllReduce, large);
@@ -127,9 +117,9 @@ TEST_CASE("run --hardware: a group inside a node vs a group across nodes", "[har
     // Tensor-parallel groups {0..7}, {8..15} (one node each) all-reduce 32 MiB, then data-parallel groups
     // {i, i+8} (one GPU on each node) all-reduce 128 MiB. The first is the in-node figure of one HGX node
     // (NVLS); the second the network path of 2 nodes x 1 GPU, each GPU on its own 400 Gb/s NIC.
-    const auto hw = described(kH100x16);
-    const auto one_node = described(R"({"gpu": "H100-SXM", "nodes": 1, "gpus_per_node": 8})");
-    const auto two_gpus = described(R"({"gpu": "H100-SXM", "nodes": 2, "gpus_per_node": 1,
+    const auto hw = test::hardware_json(test::kH100x16);
+    const auto one_node = test::hardware_json(R"({"gpu": "H100-SXM", "nodes": 1, "gpus_per_node": 8})");
+    const auto two_gpus = test::hardware_json(R"({"gpu": "H100-SXM", "nodes": 2, "gpus_per_node": 1,
       "nics_per_node": 1, "nic_gbps": 400, "fabric": "infiniband"})");
     config::Scenario sc = scenario(hw);
     for (uint32_t g = 0; g < 2; ++g) {
@@ -205,7 +195,7 @@ TEST_CASE("run --hardware: a group inside a node vs a group across nodes", "[har
 
 TEST_CASE("run --hardware: ASTRA-sim inputs are untouched and link models keep the mapped links",
           "[hardware][run]") {
-    const auto hw = described(kH100x16);
+    const auto hw = test::hardware_json(test::kH100x16);
     const auto traces = chain(16, {CollectiveType::AllReduce}, {1 << 20});
     SECTION("the congestion model warns and runs the mapped links") {
         config::Scenario sc = scenario(hw);
@@ -223,7 +213,7 @@ TEST_CASE("run --hardware: ASTRA-sim inputs are untouched and link models keep t
 TEST_CASE("scenario with a hardware description: the run of run --hardware", "[hardware][run]") {
     // The same two collectives as above, the system given in the scenario instead of on the command line.
     const std::string text = std::string(R"({"schema": "astrolabe.scenario/1", "workload": {"prefix": "x"},
-      "hardware": )") + kH100x16 +
+      "hardware": )") + test::kH100x16 +
                              "}";
     auto sc = config::parse_scenario_json(text, "s.json");
     REQUIRE(sc.is_ok());
@@ -233,7 +223,7 @@ TEST_CASE("scenario with a hardware description: the run of run --hardware", "[h
         chain(16, {CollectiveType::AllReduce, CollectiveType::AllReduce}, {64 << 10, 256ull << 20});
     RunResult r = test::run(sc.value(), traces);
     REQUIRE(r.complete);
-    const auto hw = described(kH100x16);
+    const auto hw = test::hardware_json(test::kH100x16);
     CHECK(r.total_ns == test::collective_perf_ns(hw, CollOp::AllReduce, 64 << 10) +
                             test::collective_perf_ns(hw, CollOp::AllReduce, 256ull << 20));
 

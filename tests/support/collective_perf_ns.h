@@ -11,6 +11,10 @@
 
 namespace astrolabe::test {
 
+// Two HGX H100 nodes on 8 x 400 Gb/s InfiniBand (samples/hardware/h100x16.json).
+constexpr const char* kH100x16 = R"({"gpu": "H100-SXM", "nodes": 2, "gpus_per_node": 8, "nvls": true,
+  "nics_per_node": 8, "nic_gbps": 400, "fabric": "infiniband", "processes": "one-per-gpu"})";
+
 inline uint64_t collective_perf_ns(const config::HardwareConfig& hw, hardware::CollOp op, uint64_t bytes) {
     CollectivePerfRequest req;
     req.hardware = hw;

@@ -51,6 +51,13 @@ config::NetworkConfig network_yaml(const std::string& text) {
     return r.value();
 }
 
+config::HardwareConfig hardware_json(const std::string& text) {
+    auto r = config::parse_hardware_json(text, "test.json");
+    INFO(r.status().message());
+    REQUIRE(r.is_ok());
+    return r.value();
+}
+
 config::SystemConfig system_json(const std::string& text) {
     auto r = config::parse_system_json(text, "test.json");
     INFO(r.status().message());

@@ -42,6 +42,7 @@ private:
 config::NetworkConfig network_yaml(const std::string& text);
 config::SystemConfig system_json(const std::string& text);
 config::MemoryConfig memory_json(const std::string& text);
+config::HardwareConfig hardware_json(const std::string& text);
 
 // A report without `wall_s` and `events_per_s`, the only fields that measure the host.
 std::string strip_host_fields(const std::string& report);
