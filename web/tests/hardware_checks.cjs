@@ -14,6 +14,7 @@ const os = require('os');
 const path = require('path');
 const { selectAll } = require('./frames.cjs');
 const { openApp } = require('./app_page.cjs');
+const { rectOf, clickWidget, pick } = require('./widgets.cjs');
 
 function cliRows(cli, hwPath, op, extra = []) {
   const out = execFileSync(cli, ['collective-perf', '--op', op, '--hardware', hwPath, '--json', ...extra]);
@@ -24,29 +25,6 @@ function cliRows(cli, hwPath, op, extra = []) {
 function sameRows(a, b) {
   if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
   return a.every((r, i) => r.size_bytes === b[i].size_bytes && Math.abs(r.time_us - b[i].time_us) < 1e-6);
-}
-
-async function rectOf(page, name) {
-  await page.waitForFunction((n) => window.astrolabe.widgetRect(n) !== null, name, { timeout: 10000 });
-  return page.evaluate((n) => window.astrolabe.widgetRect(n), name);
-}
-
-// Move, press, release with frames in between: ImGui 1.86 reads the mouse once per frame, so a press and
-// release inside one frame could be lost, and a widget needs a frame of hover before the press.
-async function clickWidget(page, name) {
-  const r = await rectOf(page, name);
-  await page.mouse.move(r.x + Math.min(r.w / 2, 60), r.y + r.h / 2);
-  await page.waitForTimeout(60);
-  await page.mouse.down();
-  await page.waitForTimeout(60);
-  await page.mouse.up();
-  await page.waitForTimeout(150);
-}
-
-// Opens a combo with the mouse and clicks one of its items.
-async function pick(page, combo, item) {
-  await clickWidget(page, combo);
-  await clickWidget(page, combo + ':' + item);
 }
 
 async function hardwareChecks({ browser, base, cli, samplesDir, check }) {

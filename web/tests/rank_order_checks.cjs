@@ -12,25 +12,8 @@ const { execFileSync } = require('child_process');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { afterFrames } = require('./frames.cjs');
 const { openApp } = require('./app_page.cjs');
-
-async function rectOf(page, name) {
-  await page.waitForFunction((n) => window.astrolabe.widgetRect(n) !== null, name, { timeout: 10000 });
-  return page.evaluate((n) => window.astrolabe.widgetRect(n), name);
-}
-
-// Move, press and release with frames between them (ImGui reads the mouse once per frame).
-async function clickWidget(page, name) {
-  const r = await rectOf(page, name);
-  await page.mouse.move(r.x + Math.min(r.w / 2, 60), r.y + r.h / 2);
-  await afterFrames(page, 2);
-  await page.mouse.down();
-  await afterFrames(page, 2);
-  await page.mouse.up();
-  await page.waitForTimeout(150);
-  await afterFrames(page, 2);
-}
+const { rectOf, clickWidget } = require('./widgets.cjs');
 
 // The CLI's total for `scenario` (written to a temporary file).
 function cliTotal(cli, scenario, name) {

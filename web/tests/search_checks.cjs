@@ -21,30 +21,7 @@ const path = require('path');
 const zlib = require('zlib');
 const { afterFrames } = require('./frames.cjs');
 const { openApp } = require('./app_page.cjs');
-
-async function rectOf(page, name) {
-  await page.waitForFunction((n) => window.astrolabe.widgetRect(n) !== null, name, { timeout: 15000 });
-  return page.evaluate((n) => window.astrolabe.widgetRect(n), name);
-}
-
-// Move, press, release with frames in between (ImGui reads the mouse once per frame).
-async function clickWidget(page, name, dx) {
-  const r = await rectOf(page, name);
-  await page.mouse.move(r.x + (dx === undefined ? Math.min(r.w / 2, 60) : dx), r.y + r.h / 2);
-  await page.waitForTimeout(80);
-  await afterFrames(page, 2);
-  await page.mouse.down();
-  await page.waitForTimeout(80);
-  await afterFrames(page, 2);
-  await page.mouse.up();
-  await page.waitForTimeout(150);
-  await afterFrames(page, 2);
-}
-
-async function pick(page, combo, item) {
-  await clickWidget(page, combo);
-  await clickWidget(page, combo + ':' + item);
-}
+const { rectOf, clickWidget, pick } = require('./widgets.cjs');
 
 // Types `text` over the contents of a text or number field.
 async function typeInto(page, name, text) {
