@@ -28,10 +28,10 @@ Result<GeneratedSource> generated_source(const std::string& kind,
                                          const std::vector<std::pair<std::string, std::string>>& params);
 
 // generated_source in pieces, for a front end that must not block for long (the browser's search sets a
-// point up between frames). A transformer's pieces: the parameters and the communicator groups, then one
-// pipeline stage's trace per piece (made to learn the translations, kept for the first build). Any other
-// kind is generated whole in one piece. The same pieces whatever the caller, so cutting cannot change a
-// result.
+// point up between frames). A transformer's pieces: the parameters and the communicator groups, then two
+// per pipeline stage: making its trace (to learn the translations), and encoding it for the first build.
+// Any other kind is generated whole in one piece. The same pieces whatever the caller, so cutting cannot
+// change a result.
 class GeneratedSourceBuild {
 public:
     GeneratedSourceBuild(std::string kind, std::vector<std::pair<std::string, std::string>> params);

@@ -149,8 +149,8 @@ TEST_CASE("the shared evaluator sets a generated point up in pieces, with the sa
 }
 
 // A new workload shape is generated in pieces too (GeneratedSourceBuild): the parameters and groups, then
-// one pipeline stage's trace per piece (TransformerTranslations::step). With pp = 4 (4 layers, dp 1 x tp 2)
-// that is 1 + 4 = 5 generator pieces; the same point again keeps the workload, so its only generator piece
+// two pieces per pipeline stage (making its trace, TransformerTranslations::step; encoding it). With pp = 4
+// (4 layers, dp 1 x tp 2) that is 1 + 2 x 4 = 9 generator pieces; the same point again keeps the workload, so its only generator piece
 // is the look-up. A point abandoned half-way through generation keeps nothing, and the next one generates
 // again. None of this changes a status or a step time: evaluate() (every piece in one call) and the
 // Session give the same.
@@ -173,7 +173,7 @@ TEST_CASE("the shared evaluator generates a new workload shape a pipeline stage 
     };
     const int64_t reference = session_step_time(deep);
     EvalResult first = by_pieces(deep);
-    CHECK(pieces.generate_pieces() == 5);
+    CHECK(pieces.generate_pieces() == 9);
     EvalResult again = by_pieces(deep); // kept
     CHECK(pieces.generate_pieces() == 1);
     ScenarioEvaluator whole(host);
@@ -182,7 +182,7 @@ TEST_CASE("the shared evaluator generates a new workload shape a pipeline stage 
         REQUIRE(r->status == EvalResult::Status::Ok);
         CHECK(r->step_time_ns == reference);
     }
-    // Cancelled after parse, the first generator piece and one stage: the next point generates anew.
+    // Cancelled after parse, the first generator piece and one stage's trace: the next point generates anew.
     ScenarioEvaluator cancelled(host);
     cancelled.begin(deep);
     for (int i = 0; i < 3; ++i)
@@ -191,7 +191,7 @@ TEST_CASE("the shared evaluator generates a new workload shape a pipeline stage 
     cancelled.begin(deep);
     while (cancelled.advance(0)) {
     }
-    CHECK(cancelled.generate_pieces() == 5);
+    CHECK(cancelled.generate_pieces() == 9);
     EvalResult after = cancelled.finish();
     CHECK(int(after.status) == int(EvalResult::Status::Ok));
     CHECK(after.step_time_ns == reference);
