@@ -23,18 +23,14 @@ namespace astrolabe::generate {
 
 class TransformerTranslations {
 public:
-    // `p` must have passed check(). Learns nothing yet: step() until it returns false (or learn_all())
-    // before asking translation_keeps_traces(). The stage ranks' traces made to learn the groups and peers
+    // `p` must have passed check(). Learns nothing yet: step() until it returns false before
+    // asking translation_keeps_traces(). The stage ranks' traces made to learn the groups and peers
     // are handed to `keep` (rank, trace), when given, so that they need not be made again.
     explicit TransformerTranslations(const TransformerParams& p,
                                      std::function<void(uint32_t, trace::Trace&&)> keep = {});
     // Makes and reads the next pipeline stage's trace: one stage per call, in stage order. True while
     // stages remain.
     bool step();
-    void learn_all() {
-        while (step()) {
-        }
-    }
     bool learned() const { return next_stage_ >= p_.pp; }
 
     uint32_t npus() const { return layout_.npus(); }

@@ -104,8 +104,8 @@ bool ScenarioEvaluator::advance(double budget_ms) {
     return false;
 }
 
-// The set-up, a piece per call: parse; generate the workload (or find it kept), a transformer a pipeline
-// stage a piece; the build's pieces.
+// The set-up, a piece per call: parse; generate the workload (or find it kept), a new transformer shape
+// two pieces per pipeline stage; the build's pieces.
 void ScenarioEvaluator::piece() {
     using S = EvalResult::Status;
     const RunOptions options = point_options(slice_events);
@@ -129,8 +129,8 @@ void ScenarioEvaluator::piece() {
     case Stage::Generate: {
         // What Session::open does for a generated workload, with the generator's source kept for the next
         // point (only network or collective knobs changed: the same traces). A new workload shape is made
-        // in pieces (GeneratedSourceBuild: for a transformer, the groups, then a pipeline stage's trace a
-        // piece, to learn the translations); this piece is its first.
+        // in pieces (GeneratedSourceBuild: for a transformer, the groups, then per pipeline stage its trace,
+        // to learn the translations, and its encoding); this piece is its first.
         config::Scenario& rest = *scenario_;
         std::string note; // the session's note on a default rank order; a search point shows no warnings
         auto params = run_generate_params(rest, note);

@@ -32,10 +32,10 @@ public:
     // it. Takes the point; the work is all in advance().
     void begin(const std::string& scenario_json);
     // Works on the point for about `budget_ms` of wall time, one piece at a time and at least one piece:
-    // parsing; generating the workload (or finding it kept; a transformer's a pipeline stage a piece); the
-    // build's pieces (a few graphs each, the
-    // symmetry search, the executor: core/session/staged_build.h); then simulation slices. False once the
-    // point is decided. advance(0) does exactly one piece.
+    // parsing; generating the workload or finding it kept (a new transformer shape: two pieces per pipeline
+    // stage, GeneratedSourceBuild); the build's pieces (a few graphs each, the symmetry search, the
+    // executor: core/session/staged_build.h); then simulation slices. False once the point is decided.
+    // advance(0) does exactly one piece.
     bool advance(double budget_ms);
     // The point's result; the evaluator is then ready for the next begin().
     EvalResult finish();
@@ -61,7 +61,7 @@ private:
         Result<GeneratedSource> workload = Status::error("none");
     };
     // Generate: the generator's key, and (for a new workload shape) its first piece; GenerateStages: the
-    // generator's remaining pieces (a transformer's pipeline stages), one per call.
+    // generator's remaining pieces (a transformer's pipeline stages, two pieces each), one per call.
     enum class Stage : uint8_t { Parse, Generate, GenerateStages, Build, Run, Decided };
     // One piece of work on the point.
     void piece();
