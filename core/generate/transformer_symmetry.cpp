@@ -1,5 +1,6 @@
 #include "core/generate/transformer_symmetry.h"
 
+#include "core/base/assert.h"
 #include "core/generate/transformer.h"
 
 #include <algorithm>
@@ -8,22 +9,27 @@
 namespace astrolabe::generate {
 
 TransformerTranslations::TransformerTranslations(const TransformerParams& p,
-                                                 const std::function<void(uint32_t, trace::Trace&&)>& keep)
-    : p_(p), layout_(p) {
-    for (uint32_t rank : stage_ranks()) {
-        trace::Trace t = rank_trace(rank);
-        for (const trace::Node& n : t.nodes) {
-            if (n.type == trace::NodeType::CommColl) {
-                int k = layout_.kind_of(n.pg_name.value_or(""));
-                if (k >= 0) kinds_used_ |= 1u << k;
-            }
-            std::optional<uint32_t> peer = n.type == trace::NodeType::CommSend   ? n.comm_dst
-                                           : n.type == trace::NodeType::CommRecv ? n.comm_src
-                                                                                 : std::nullopt;
-            if (peer) peer_gcd_ = std::gcd(peer_gcd_, uint64_t(*peer > rank ? *peer - rank : rank - *peer));
+                                                 std::function<void(uint32_t, trace::Trace&&)> keep)
+    : p_(p), layout_(p), keep_(std::move(keep)) {}
+
+bool TransformerTranslations::step() {
+    if (learned()) return false;
+    RankCoord c;
+    c.pp = next_stage_++;
+    const uint32_t rank = layout_.rank(c);
+    trace::Trace t = rank_trace(rank);
+    for (const trace::Node& n : t.nodes) {
+        if (n.type == trace::NodeType::CommColl) {
+            int k = layout_.kind_of(n.pg_name.value_or(""));
+            if (k >= 0) kinds_used_ |= 1u << k;
         }
-        if (keep) keep(rank, std::move(t));
+        std::optional<uint32_t> peer = n.type == trace::NodeType::CommSend   ? n.comm_dst
+                                       : n.type == trace::NodeType::CommRecv ? n.comm_src
+                                                                             : std::nullopt;
+        if (peer) peer_gcd_ = std::gcd(peer_gcd_, uint64_t(*peer > rank ? *peer - rank : rank - *peer));
     }
+    if (keep_) keep_(rank, std::move(t));
+    return !learned();
 }
 
 std::vector<uint32_t> TransformerTranslations::stage_ranks() const {
@@ -55,6 +61,7 @@ int64_t TransformerTranslations::moved_group_id(uint32_t id, uint32_t rank) cons
 bool TransformerTranslations::translation_keeps_traces(uint32_t stride, uint32_t size) const {
     // The digit must lie below the pipeline coordinate (stages run different DAGs), and every peer offset
     // must be a multiple of the digit's span, so that moving a rank and then its peer commute.
+    SIM_ASSERT(learned(), "TransformerTranslations asked before every stage was read");
     const uint64_t span = uint64_t(stride) * size;
     const uint64_t stage = uint64_t(p_.dp) * p_.tp * p_.sp;
     if (size < 2 || stage % span != 0) return false;

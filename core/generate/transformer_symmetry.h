@@ -7,7 +7,8 @@
 // moving every rank along a digit of the rank number that stays below the pipeline coordinate maps each
 // trace onto its image's, provided each group moves onto the image's own group of that kind, in a
 // rotation of its member order. That last part is checked here on the layout's group lists.
-// This never looks at more than one trace per stage.
+// This never looks at more than one trace per stage, and makes those one per step() call, so that a front
+// end that must not block (the browser's search) can spread them over frames.
 #pragma once
 
 #include "core/generate/parallel_layout.h"
@@ -22,10 +23,15 @@ namespace astrolabe::generate {
 
 class TransformerTranslations {
 public:
-    // `p` must have passed check(). The stage ranks' traces made to learn the groups and peers are handed
-    // to `keep` (rank, trace), when given, so that they need not be made again.
+    // `p` must have passed check(). Learns nothing yet: step() until it returns false before
+    // asking translation_keeps_traces(). The stage ranks' traces made to learn the groups and peers
+    // are handed to `keep` (rank, trace), when given, so that they need not be made again.
     explicit TransformerTranslations(const TransformerParams& p,
-                                     const std::function<void(uint32_t, trace::Trace&&)>& keep = {});
+                                     std::function<void(uint32_t, trace::Trace&&)> keep = {});
+    // Makes and reads the next pipeline stage's trace: one stage per call, in stage order. True while
+    // stages remain.
+    bool step();
+    bool learned() const { return next_stage_ >= p_.pp; }
 
     uint32_t npus() const { return layout_.npus(); }
     // One rank per pipeline stage (every other coordinate 0): between them, every distinct DAG.
@@ -50,6 +56,8 @@ private:
     ParallelLayout layout_;
     uint32_t kinds_used_ = 0; // bit k: some collective uses GroupKind k's groups
     uint64_t peer_gcd_ = 0;   // gcd of every |peer - rank| of the stages' traces (0: no peers)
+    std::function<void(uint32_t, trace::Trace&&)> keep_;
+    uint32_t next_stage_ = 0; // the stage step() reads next
 };
 
 } // namespace astrolabe::generate

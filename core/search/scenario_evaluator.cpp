@@ -17,6 +17,15 @@ EvalResult verdict(EvalResult::Status status, const std::string& why) {
     return r;
 }
 
+// The same settings as `run --scenario` without options: no timeline, symmetry on.
+RunOptions point_options(uint64_t slice_events) {
+    RunOptions options;
+    options.keep_timeline = false;
+    options.keep_names = false;
+    options.slice_events = slice_events;
+    return options;
+}
+
 double ms_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -37,10 +46,12 @@ void ScenarioEvaluator::begin(const std::string& scenario_json) {
     build_.reset();
     sim_.reset();
     scenario_.reset();
+    generating_.reset(); // a point abandoned while generating: its workload is not kept
     text_ = scenario_json;
     stage_ = Stage::Parse;
     has_verdict_ = false;
     setup_pieces_ = 0;
+    generate_pieces_ = 0;
     longest_piece_ms_ = 0;
     longest_piece_.clear();
 }
@@ -51,6 +62,7 @@ void ScenarioEvaluator::decide(EvalResult::Status status, const std::string& why
     stage_ = Stage::Decided;
     build_.reset();
     scenario_.reset();
+    generating_.reset();
 }
 
 bool ScenarioEvaluator::advance(double budget_ms) {
@@ -59,9 +71,11 @@ bool ScenarioEvaluator::advance(double budget_ms) {
     while (stage_ != Stage::Run && stage_ != Stage::Decided) {
         if (worked && ms_since(t0) >= budget_ms) return true;
         const auto p0 = std::chrono::steady_clock::now();
-        const std::string name = stage_ == Stage::Build   ? "build: " + build_->stage_name()
-                                 : stage_ == Stage::Parse ? "parse"
-                                                          : "generate";
+        const std::string name = stage_ == Stage::Build            ? "build: " + build_->stage_name()
+                                 : stage_ == Stage::Parse          ? "parse"
+                                 : stage_ == Stage::GenerateStages ? "generate: stage"
+                                                                   : "generate";
+        if (stage_ == Stage::Generate || stage_ == Stage::GenerateStages) ++generate_pieces_;
         piece();
         worked = true;
         ++setup_pieces_;
@@ -90,14 +104,11 @@ bool ScenarioEvaluator::advance(double budget_ms) {
     return false;
 }
 
-// The set-up, a piece per call: parse; generate the workload (or find it kept); the build's pieces.
+// The set-up, a piece per call: parse; generate the workload (or find it kept), a new transformer shape
+// two pieces per pipeline stage; the build's pieces.
 void ScenarioEvaluator::piece() {
     using S = EvalResult::Status;
-    // The same settings as `run --scenario` without options: no timeline, symmetry on.
-    RunOptions options;
-    options.keep_timeline = false;
-    options.keep_names = false;
-    options.slice_events = slice_events;
+    const RunOptions options = point_options(slice_events);
     switch (stage_) {
     case Stage::Parse: {
         // Configs that do not parse and workloads the generator refuses are designs that cannot exist.
@@ -117,32 +128,30 @@ void ScenarioEvaluator::piece() {
     }
     case Stage::Generate: {
         // What Session::open does for a generated workload, with the generator's source kept for the next
-        // point (only network or collective knobs changed: the same traces). Making the source is one piece
-        // (for a transformer: every pipeline stage's trace, to learn the translations).
+        // point (only network or collective knobs changed: the same traces). A new workload shape is made
+        // in pieces (GeneratedSourceBuild: for a transformer, the groups, then per pipeline stage its trace,
+        // to learn the translations, and its encoding); this piece is its first.
         config::Scenario& rest = *scenario_;
-        const std::string workload = rest.workload;
         std::string note; // the session's note on a default rank order; a search point shows no warnings
         auto params = run_generate_params(rest, note);
-        std::string key = workload;
+        std::string key = rest.workload;
         for (const auto& p : params)
             key += "\x1f" + p.first + "=" + p.second;
         rest.generate_params.clear();
-        if (!generated_ || generated_->key != key) {
-            generated_.reset(); // the old traces go before the new ones are made
-            generated_ = std::make_unique<Generated>();
-            generated_->key = key;
-            generated_->workload = generated_source(workload, params);
-        }
-        if (!generated_->workload.is_ok())
-            return decide(S::Infeasible, generated_->workload.status().message());
-        GeneratedSource& g = generated_->workload.value();
-        Status groups = adopt_groups(g.groups, g.has_groups, rest.groups); // g is kept for the next point
-        if (!groups.is_ok()) return decide(S::Infeasible, groups.message());
-        build_ = std::make_unique<StagedBuild>(std::move(rest), *g.traces, options, &host_);
-        build_->graphs_per_step = graphs_per_piece;
-        scenario_.reset();
-        stage_ = Stage::Build;
-        return;
+        if (generated_ && generated_->key == key) return start_build();
+        generated_.reset(); // the old traces go before the new ones are made
+        generating_ = std::make_unique<GeneratedSourceBuild>(rest.workload, std::move(params));
+        generating_key_ = std::move(key);
+        stage_ = Stage::GenerateStages;
+        [[fallthrough]];
+    }
+    case Stage::GenerateStages: {
+        if (generating_->step()) return;
+        generated_ = std::make_unique<Generated>();
+        generated_->key = std::move(generating_key_);
+        generated_->workload = generating_->take();
+        generating_.reset();
+        return start_build();
     }
     case Stage::Build: {
         if (build_->step()) return;
@@ -157,6 +166,19 @@ void ScenarioEvaluator::piece() {
     case Stage::Decided:
         return;
     }
+}
+
+void ScenarioEvaluator::start_build() {
+    using S = EvalResult::Status;
+    if (!generated_->workload.is_ok()) return decide(S::Infeasible, generated_->workload.status().message());
+    GeneratedSource& g = generated_->workload.value();
+    config::Scenario& rest = *scenario_;
+    Status groups = adopt_groups(g.groups, g.has_groups, rest.groups); // g is kept for the next point
+    if (!groups.is_ok()) return decide(S::Infeasible, groups.message());
+    build_ = std::make_unique<StagedBuild>(std::move(rest), *g.traces, point_options(slice_events), &host_);
+    build_->graphs_per_step = graphs_per_piece;
+    scenario_.reset();
+    stage_ = Stage::Build;
 }
 
 EvalResult ScenarioEvaluator::finish() {
@@ -182,6 +204,7 @@ EvalResult ScenarioEvaluator::finish() {
     sim_.reset();
     build_.reset();
     scenario_.reset();
+    generating_.reset();
     stage_ = Stage::Decided;
     has_verdict_ = false;
     early_ = EvalResult();

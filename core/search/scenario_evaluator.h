@@ -32,19 +32,24 @@ public:
     // it. Takes the point; the work is all in advance().
     void begin(const std::string& scenario_json);
     // Works on the point for about `budget_ms` of wall time, one piece at a time and at least one piece:
-    // parsing; generating the workload (or finding it kept); the build's pieces (a few graphs each, the
-    // symmetry search, the executor: core/session/staged_build.h); then simulation slices. False once the
-    // point is decided. advance(0) does exactly one piece.
+    // parsing; generating the workload or finding it kept (a new transformer shape: two pieces per pipeline
+    // stage, GeneratedSourceBuild); the build's pieces (a few graphs each, the symmetry search, the
+    // executor: core/session/staged_build.h); then simulation slices. False once the point is decided.
+    // advance(0) does exactly one piece.
     bool advance(double budget_ms);
     // The point's result; the evaluator is then ready for the next begin().
     EvalResult finish();
     // Events per slice of advance() (a slice is never cut, so this bounds the time a frame can overrun).
     uint64_t slice_events = uint64_t(1) << 16;
-    // Graphs built or copied per piece of the set-up.
-    uint32_t graphs_per_piece = 4;
+    // Graphs built or copied per piece of the set-up. 2: a 96-layer stage graph of 8 micro-batches takes
+    // about 30 ms to build, so two are about as long as the generator's longest piece (making a stage's
+    // trace); 4 made the distinct graphs the longest piece once generation was cut.
+    uint32_t graphs_per_piece = 2;
     // Pieces of the current point's set-up done so far, and the longest one (ms) with its name, for tests
     // and measurements.
     uint32_t setup_pieces() const { return setup_pieces_; }
+    // Of those, the generator's (0 when the workload was kept from the last point).
+    uint32_t generate_pieces() const { return generate_pieces_; }
     double longest_piece_ms() const { return longest_piece_ms_; }
     const std::string& longest_piece() const { return longest_piece_; }
 
@@ -55,9 +60,13 @@ private:
         std::string key; // generator kind and parameters
         Result<GeneratedSource> workload = Status::error("none");
     };
-    enum class Stage : uint8_t { Parse, Generate, Build, Run, Decided };
+    // Generate: the generator's key, and (for a new workload shape) its first piece; GenerateStages: the
+    // generator's remaining pieces (a transformer's pipeline stages, two pieces each), one per call.
+    enum class Stage : uint8_t { Parse, Generate, GenerateStages, Build, Run, Decided };
     // One piece of work on the point.
     void piece();
+    // Once the workload is made or kept: adopts its groups and starts the build.
+    void start_build();
     void decide(EvalResult::Status status, const std::string& why);
 
     SessionHost& host_;
@@ -67,13 +76,16 @@ private:
     // verdict when it never got that far.
     Stage stage_ = Stage::Decided;
     std::string text_;
-    std::unique_ptr<config::Scenario> scenario_; // between parsing and the build
+    std::unique_ptr<config::Scenario> scenario_;       // between parsing and the build
+    std::unique_ptr<GeneratedSourceBuild> generating_; // a new workload shape, in pieces
+    std::string generating_key_;
     std::unique_ptr<StagedBuild> build_;
     std::unique_ptr<Session> session_;
     std::unique_ptr<Simulation> sim_;
     EvalResult early_;
     bool has_verdict_ = false; // early_ is the point's result
     uint32_t setup_pieces_ = 0;
+    uint32_t generate_pieces_ = 0;
     double longest_piece_ms_ = 0;
     std::string longest_piece_;
 };

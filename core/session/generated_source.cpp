@@ -1,5 +1,6 @@
 #include "core/session/generated_source.h"
 
+#include "core/base/assert.h"
 #include "core/config/config_parse.h"
 #include "core/generate/read_params.h"
 #include "core/generate/transformer.h"
@@ -20,9 +21,22 @@ public:
                       std::vector<std::pair<std::string, std::string>> params)
         : translations_(p,
                         [this](uint32_t rank, trace::Trace&& t) {
-                            stage_bytes_[rank] = trace::encode_trace(t); // the first build reads them
+                            pending_rank_ = rank;
+                            pending_ = std::make_unique<trace::Trace>(std::move(t));
                         }),
           params_(std::move(params)) {}
+    // Two pieces per pipeline stage: making its trace (and learning its translations), then encoding it
+    // for the first build (and freeing it): about 55 and 30 ms for a 96-layer stage of 8 micro-batches.
+    // True while pieces remain. Every stage is read before the source is handed out.
+    bool step() {
+        if (!pending_) {
+            translations_.step(); // hands the stage's trace to pending_
+            return true;
+        }
+        stage_bytes_[pending_rank_] = trace::encode_trace(*pending_); // the first build reads them
+        pending_.reset();
+        return !translations_.learned();
+    }
 
     int64_t count() const override { return translations_.npus(); }
     Status read(uint32_t rank, std::string& bytes, std::string& name) override {
@@ -61,7 +75,9 @@ public:
     GraphCache* graph_cache() override { return &graphs_; }
 
 private:
-    std::unordered_map<uint32_t, std::string> stage_bytes_; // before translations_: its constructor fills it
+    std::unordered_map<uint32_t, std::string> stage_bytes_; // filled by step()
+    std::unique_ptr<trace::Trace> pending_;                 // a stage's trace, made, not yet encoded
+    uint32_t pending_rank_ = 0;
     generate::TransformerTranslations translations_;
     std::vector<std::pair<std::string, std::string>> params_;
     std::unique_ptr<MemoryTraceSource> all_;
@@ -72,28 +88,66 @@ private:
 
 Result<GeneratedSource> generated_source(const std::string& kind,
                                          const std::vector<std::pair<std::string, std::string>>& params) {
-    GeneratedSource out;
-    if (kind == "transformer") {
-        generate::TransformerParams p;
-        Status st = generate::read_params(p, params);
-        if (!st.is_ok()) return generate_workload(kind, params).status(); // its messages, prefixed
-        const generate::ParallelLayout layout(p);
-        if (layout.has_groups()) {
-            auto g = config::parse_comm_groups_json(layout.comm_groups_json(), "generated comm groups",
-                                                    layout.npus());
-            if (!g.is_ok()) return g.status();
-            out.groups = std::move(g.value());
-            out.has_groups = true;
-        }
-        out.traces = std::make_unique<TransformerSource>(p, params);
-        return out;
+    GeneratedSourceBuild build(kind, params);
+    while (build.step()) {
     }
-    auto gen = generate_workload(kind, params);
-    if (!gen.is_ok()) return gen.status();
-    out.traces = std::make_unique<MemoryTraceSource>(std::move(gen.value().traces));
-    out.groups = std::move(gen.value().groups);
-    out.has_groups = gen.value().has_groups;
-    return out;
+    return build.take();
+}
+
+GeneratedSourceBuild::GeneratedSourceBuild(std::string kind,
+                                           std::vector<std::pair<std::string, std::string>> params)
+    : kind_(std::move(kind)), params_(std::move(params)) {}
+
+GeneratedSourceBuild::~GeneratedSourceBuild() = default;
+
+bool GeneratedSourceBuild::step() {
+    if (stepping_) { // a transformer's next stage
+        if (static_cast<TransformerSource*>(stepping_)->step()) return true;
+        stepping_ = nullptr;
+        return false;
+    }
+    if (started_) return false;
+    started_ = true;
+    if (kind_ != "transformer") {
+        auto gen = generate_workload(kind_, params_);
+        if (!gen.is_ok()) {
+            out_ = gen.status();
+            return false;
+        }
+        GeneratedSource made;
+        made.traces = std::make_unique<MemoryTraceSource>(std::move(gen.value().traces));
+        made.groups = std::move(gen.value().groups);
+        made.has_groups = gen.value().has_groups;
+        out_ = std::move(made);
+        return false;
+    }
+    generate::TransformerParams p;
+    if (!generate::read_params(p, params_).is_ok()) {
+        out_ = generate_workload(kind_, params_).status(); // its messages, prefixed
+        return false;
+    }
+    GeneratedSource made;
+    const generate::ParallelLayout layout(p);
+    if (layout.has_groups()) {
+        auto g =
+            config::parse_comm_groups_json(layout.comm_groups_json(), "generated comm groups", layout.npus());
+        if (!g.is_ok()) {
+            out_ = g.status();
+            return false;
+        }
+        made.groups = std::move(g.value());
+        made.has_groups = true;
+    }
+    auto source = std::make_unique<TransformerSource>(p, params_);
+    stepping_ = source.get();
+    made.traces = std::move(source);
+    out_ = std::move(made);
+    return true; // the stages, a piece each
+}
+
+Result<GeneratedSource> GeneratedSourceBuild::take() {
+    SIM_ASSERT(stepping_ == nullptr && started_, "GeneratedSourceBuild::take before the last step");
+    return std::move(out_);
 }
 
 std::vector<std::pair<std::string, std::string>> run_generate_params(const config::Scenario& s,

@@ -23,9 +23,33 @@ struct GeneratedSource {
 };
 
 // As generate_workload (the same kinds, parameters and messages), but transformer traces are made on
-// demand.
+// demand. Runs GeneratedSourceBuild's pieces to the end.
 Result<GeneratedSource> generated_source(const std::string& kind,
                                          const std::vector<std::pair<std::string, std::string>>& params);
+
+// generated_source in pieces, for a front end that must not block for long (the browser's search sets a
+// point up between frames). A transformer's pieces: the parameters and the communicator groups, then two
+// per pipeline stage: making its trace (to learn the translations), and encoding it for the first build.
+// Any other kind is generated whole in one piece. The same pieces whatever the caller, so cutting cannot
+// change a result.
+class GeneratedSourceBuild {
+public:
+    GeneratedSourceBuild(std::string kind, std::vector<std::pair<std::string, std::string>> params);
+    ~GeneratedSourceBuild();
+    GeneratedSourceBuild(const GeneratedSourceBuild&) = delete;
+    GeneratedSourceBuild& operator=(const GeneratedSourceBuild&) = delete;
+    // Does the next piece; true while pieces remain, false once made or refused.
+    bool step();
+    // The source, or the generator's refusal; after step() returned false.
+    Result<GeneratedSource> take();
+
+private:
+    std::string kind_;
+    std::vector<std::pair<std::string, std::string>> params_;
+    bool started_ = false;
+    Result<GeneratedSource> out_ = Status::error("not generated");
+    TraceSource* stepping_ = nullptr; // out_'s transformer source while its stages remain
+};
 
 // The generator parameters a run of scenario `s` uses: its own, plus ("rank-order", "tp-first") for a
 // transformer on a hardware description that does not name a rank order. A real system is run in

@@ -147,3 +147,52 @@ TEST_CASE("the shared evaluator sets a generated point up in pieces, with the sa
         CHECK(calls > setup_calls + 5); // then the run's slices
     }
 }
+
+// A new workload shape is generated in pieces too (GeneratedSourceBuild): the parameters and groups, then
+// two pieces per pipeline stage (making its trace, TransformerTranslations::step; encoding it). With pp = 4
+// (4 layers, dp 1 x tp 2) that is 1 + 2 x 4 = 9 generator pieces; the same point again keeps the workload, so its only generator piece
+// is the look-up. A point abandoned half-way through generation keeps nothing, and the next one generates
+// again. None of this changes a status or a step time: evaluate() (every piece in one call) and the
+// Session give the same.
+TEST_CASE("the shared evaluator generates a new workload shape a pipeline stage a piece", "[search]") {
+    SessionHost host;
+    ScenarioEvaluator pieces(host);
+    const std::string deep = [] {
+        std::string text = gpt_point(4, 50);
+        const std::string two_layers = "\"layers\": 2,";
+        return text.replace(text.find(two_layers), two_layers.size(), "\"layers\": 4,");
+    }();
+    auto by_pieces = [&](const std::string& text) {
+        pieces.begin(text);
+        uint32_t last = 0;
+        while (pieces.advance(0)) {
+            CHECK(pieces.setup_pieces() - last <= 1); // one piece per call
+            last = pieces.setup_pieces();
+        }
+        return pieces.finish();
+    };
+    const int64_t reference = session_step_time(deep);
+    EvalResult first = by_pieces(deep);
+    CHECK(pieces.generate_pieces() == 9);
+    EvalResult again = by_pieces(deep); // kept
+    CHECK(pieces.generate_pieces() == 1);
+    ScenarioEvaluator whole(host);
+    EvalResult w = whole.evaluate(deep);
+    for (const EvalResult* r : {&first, &again, &w}) {
+        REQUIRE(r->status == EvalResult::Status::Ok);
+        CHECK(r->step_time_ns == reference);
+    }
+    // Cancelled after parse, the first generator piece and one stage's trace: the next point generates anew.
+    ScenarioEvaluator cancelled(host);
+    cancelled.begin(deep);
+    for (int i = 0; i < 3; ++i)
+        REQUIRE(cancelled.advance(0));
+    CHECK(cancelled.generate_pieces() == 2);
+    cancelled.begin(deep);
+    while (cancelled.advance(0)) {
+    }
+    CHECK(cancelled.generate_pieces() == 9);
+    EvalResult after = cancelled.finish();
+    CHECK(int(after.status) == int(EvalResult::Status::Ok));
+    CHECK(after.step_time_ns == reference);
+}
