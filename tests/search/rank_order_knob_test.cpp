@@ -6,6 +6,8 @@
 #include "core/search/scenario_evaluator.h"
 #include "core/search/search_run.h"
 
+#include "support/search_support.h"
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -21,19 +23,6 @@ const char* kBase = R"({"schema": "astrolabe.scenario/1",
     "rank-order": "dp-first"}},
   "hardware": {"gpu": "H100-SXM", "nodes": 2, "gpus_per_node": 8, "nics_per_node": 8, "nic_gbps": 400,
     "fabric": "infiniband"}})";
-
-int64_t session_step_time(const std::string& text) {
-    auto sc = config::parse_scenario_json(text, "point");
-    REQUIRE(sc.is_ok());
-    RunOptions options;
-    options.keep_timeline = false;
-    SessionHost host;
-    auto session = Session::open(std::move(sc.value()), options, host);
-    REQUIRE(session.is_ok());
-    session.value()->run();
-    REQUIRE(session.value()->result().complete);
-    return static_cast<int64_t>(session.value()->result().total_ns);
-}
 
 } // namespace
 
@@ -54,17 +43,7 @@ TEST_CASE("search: workload.generate.rank-order is a knob like any generator par
     SearchRun& run = made.value();
     SessionHost host;
     ScenarioEvaluator ev(host);
-    std::vector<std::string> lines;
-    for (;;) {
-        auto batch = run.next_batch();
-        if (batch.empty()) break;
-        std::vector<EvalResult> res;
-        for (const auto& b : batch)
-            res.push_back(ev.evaluate(b));
-        run.complete_batch(res);
-        for (auto& l : run.take_lines())
-            lines.push_back(l);
-    }
+    const auto lines = test::run_search(run, ev);
     REQUIRE(lines.size() == 3);
     std::map<std::string, json> by_value;
     for (const auto& l : lines) {
@@ -77,8 +56,8 @@ TEST_CASE("search: workload.generate.rank-order is a knob like any generator par
         s["workload"]["generate"]["rank-order"] = order;
         return s.dump();
     };
-    const int64_t dp_first = session_step_time(point("dp-first")),
-                  tp_first = session_step_time(point("tp-first"));
+    const int64_t dp_first = test::session_step_time(point("dp-first")),
+                  tp_first = test::session_step_time(point("tp-first"));
     CHECK(by_value["dp-first"]["metrics"]["step_time_ns"].get<int64_t>() == dp_first);
     CHECK(by_value["tp-first"]["metrics"]["step_time_ns"].get<int64_t>() == tp_first);
     CHECK(tp_first < dp_first);

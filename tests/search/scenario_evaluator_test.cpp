@@ -4,6 +4,8 @@
 #include "core/config/scenario.h"
 #include "core/search/scenario_evaluator.h"
 
+#include "support/search_support.h"
+
 #include <catch2/catch.hpp>
 
 #include <string>
@@ -28,20 +30,6 @@ std::string gpt_point(int pp, int bw1) {
       "compute_model": "roofline"})";
 }
 
-// The reference: the step time Session gives for the same text (the path of `astrolabe run --scenario`).
-int64_t session_step_time(const std::string& text) {
-    auto sc = config::parse_scenario_json(text, "point");
-    REQUIRE(sc.is_ok());
-    RunOptions options;
-    options.keep_timeline = false;
-    SessionHost host;
-    auto session = Session::open(std::move(sc.value()), options, host);
-    REQUIRE(session.is_ok());
-    session.value()->run();
-    REQUIRE(session.value()->result().complete);
-    return static_cast<int64_t>(session.value()->result().total_ns);
-}
-
 } // namespace
 
 TEST_CASE("the shared evaluator gives the run pipeline's step time, with or without a kept workload",
@@ -53,7 +41,7 @@ TEST_CASE("the shared evaluator gives the run pipeline's step time, with or with
     for (const std::string* p : {&a, &b, &c}) {
         EvalResult r = kept.evaluate(*p);
         REQUIRE(r.status == EvalResult::Status::Ok);
-        CHECK(r.step_time_ns == session_step_time(*p));
+        CHECK(r.step_time_ns == test::session_step_time(*p));
         ScenarioEvaluator fresh(host);
         CHECK(fresh.evaluate(*p).step_time_ns == r.step_time_ns);
     }
@@ -95,7 +83,7 @@ TEST_CASE("the shared evaluator gives the same step time a slice at a time", "[s
             ++slices;
         EvalResult r = pieces.finish();
         REQUIRE(r.status == EvalResult::Status::Ok);
-        CHECK(r.step_time_ns == session_step_time(*p));
+        CHECK(r.step_time_ns == test::session_step_time(*p));
         CHECK(slices > 5); // about 550 events for the 2-layer points
     }
     // A point abandoned half-way (Cancel) leaves the evaluator ready for the next one.
@@ -104,7 +92,7 @@ TEST_CASE("the shared evaluator gives the same step time a slice at a time", "[s
     pieces.begin(a);
     while (pieces.advance(0)) {
     }
-    CHECK(pieces.finish().step_time_ns == session_step_time(a));
+    CHECK(pieces.finish().step_time_ns == test::session_step_time(a));
 }
 
 // The browser also sets a point up in pieces (ScenarioEvaluator::advance, core/session/staged_build.h), so
@@ -141,7 +129,7 @@ TEST_CASE("the shared evaluator sets a generated point up in pieces, with the sa
             continue;
         }
         REQUIRE(r.status == EvalResult::Status::Ok);
-        CHECK(r.step_time_ns == session_step_time(*p));
+        CHECK(r.step_time_ns == test::session_step_time(*p));
         CHECK(setup_calls == pieces.setup_pieces()); // one call per piece
         CHECK(setup_calls >= 11);
         CHECK(calls > setup_calls + 5); // then the run's slices
@@ -150,10 +138,10 @@ TEST_CASE("the shared evaluator sets a generated point up in pieces, with the sa
 
 // A new workload shape is generated in pieces too (GeneratedSourceBuild): the parameters and groups, then
 // two pieces per pipeline stage (making its trace, TransformerTranslations::step; encoding it). With pp = 4
-// (4 layers, dp 1 x tp 2) that is 1 + 2 x 4 = 9 generator pieces; the same point again keeps the workload, so its only generator piece
-// is the look-up. A point abandoned half-way through generation keeps nothing, and the next one generates
-// again. None of this changes a status or a step time: evaluate() (every piece in one call) and the
-// Session give the same.
+// (4 layers, dp 1 x tp 2) that is 1 + 2 x 4 = 9 generator pieces; the same point again keeps the workload, so
+// its only generator piece is the look-up. A point abandoned half-way through generation keeps nothing, and
+// the next one generates again. None of this changes a status or a step time: evaluate() (every piece in one
+// call) and the Session give the same.
 TEST_CASE("the shared evaluator generates a new workload shape a pipeline stage a piece", "[search]") {
     SessionHost host;
     ScenarioEvaluator pieces(host);
@@ -171,7 +159,7 @@ TEST_CASE("the shared evaluator generates a new workload shape a pipeline stage 
         }
         return pieces.finish();
     };
-    const int64_t reference = session_step_time(deep);
+    const int64_t reference = test::session_step_time(deep);
     EvalResult first = by_pieces(deep);
     CHECK(pieces.generate_pieces() == 9);
     EvalResult again = by_pieces(deep); // kept

@@ -6,6 +6,8 @@
 #include "core/search/search_run.h"
 #include "core/search/search_spec.h"
 
+#include "support/search_support.h"
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -75,23 +77,6 @@ json fake_knobs() {
                             {"path": "network.npus_count[1]", "values": [1, 2, 4, 8]}])");
 }
 const json kEight = json::array({"npus == 8"});
-
-std::vector<std::string> run_all(SearchRun& run, Evaluator& ev) {
-    std::vector<std::string> lines;
-    for (;;) {
-        auto batch = run.next_batch();
-        if (batch.empty()) break;
-        std::vector<EvalResult> res;
-        for (const auto& b : batch)
-            res.push_back(ev.evaluate(b));
-        run.complete_batch(res);
-        for (auto& l : run.take_lines())
-            lines.push_back(l);
-    }
-    for (auto& l : run.take_lines())
-        lines.push_back(l);
-    return lines;
-}
 
 } // namespace
 
@@ -192,7 +177,7 @@ TEST_CASE("grid finds the optimum of a closed-form space with a fixed log", "[se
     // The optimum: bandwidths 400 and 100, npus_count[0] = 4 -> 1e6/400 + 1e6/100 = 2500 + 10000 = 12500 ns.
     SearchRun run = start_search(spec_text(fake_knobs(), kEight), "grid", 1000);
     FakeEvaluator ev;
-    auto lines = run_all(run, ev);
+    auto lines = test::run_search(run, ev);
     CHECK(lines.size() == 48);
     CHECK(ev.calls == 48);
     CHECK(run.counts().infeasible == 0);
@@ -221,8 +206,8 @@ TEST_CASE("random search resumes from its own log without simulating", "[search]
     REQUIRE(a.is_ok());
     REQUIRE(b.is_ok());
     FakeEvaluator ea, eb;
-    auto la = run_all(a.value(), ea);
-    auto lb = run_all(b.value(), eb);
+    auto la = test::run_search(a.value(), ea);
+    auto lb = test::run_search(b.value(), eb);
     CHECK(la == lb);
     CHECK(la.size() == 20);
     std::set<std::string> distinct(la.begin(), la.end());
@@ -234,7 +219,7 @@ TEST_CASE("random search resumes from its own log without simulating", "[search]
     auto c = SearchRun::create(spec_text(fake_knobs(), kEight), "spec", no_file, opt);
     REQUIRE(c.value().load_previous(log) == 20);
     FakeEvaluator ec;
-    CHECK(run_all(c.value(), ec) == la);
+    CHECK(test::run_search(c.value(), ec) == la);
     CHECK(ec.calls == 0);
     CHECK(c.value().counts().cached == 20);
 
@@ -245,7 +230,7 @@ TEST_CASE("random search resumes from its own log without simulating", "[search]
     auto d = SearchRun::create(spec_text(fake_knobs(), kEight), "spec", no_file, opt);
     REQUIRE(d.value().load_previous(part) == 5);
     FakeEvaluator ed;
-    CHECK(run_all(d.value(), ed) == la);
+    CHECK(test::run_search(d.value(), ed) == la);
     CHECK(ed.calls == 15);
 }
 
@@ -254,7 +239,7 @@ TEST_CASE("pareto objective: the front holds exactly the non-dominated points", 
     // (or equal) step time. Checked against a brute-force scan of the log.
     SearchRun run = start_search(spec_text(fake_knobs(), kEight, "pareto"), "grid", 1000);
     FakeEvaluator ev;
-    auto lines = run_all(run, ev);
+    auto lines = test::run_search(run, ev);
     std::vector<std::pair<double, double>> pts;
     for (const auto& l : lines) {
         json j = json::parse(l);
@@ -351,7 +336,7 @@ int64_t best_of(const std::string& agent, uint64_t budget, uint64_t seed) {
     auto run = SearchRun::create(spec_text(interaction_knobs(), kEight), "spec", no_file, opt);
     REQUIRE(run.is_ok());
     InteractionEvaluator ev;
-    run_search(run.value(), ev);
+    search::run_search(run.value(), ev);
     return run.value().best_step_time_ns();
 }
 
@@ -412,7 +397,7 @@ TEST_CASE("base_file: the base scenario read through the front end's reader", "[
     REQUIRE(run.is_ok());
     CHECK(asked == "bases/b.json");
     FakeEvaluator ev;
-    run_search(run.value(), ev);
+    search::run_search(run.value(), ev);
     CHECK(run.value().best_step_time_ns() == 12500); // the same space as the inline base
     auto missing = SearchRun::create(s.dump(), "spec.json", no_file, opt);
     REQUIRE_FALSE(missing.is_ok());
