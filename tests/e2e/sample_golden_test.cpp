@@ -26,12 +26,8 @@ std::string run_sample(const std::string& name, TimeNs& total) {
     auto sc = config::parse_scenario_json(text, "scenario.json");
     INFO(sc.status().message());
     REQUIRE(sc.is_ok());
-    auto session = Session::open(std::move(sc.value()), RunOptions(), test::data_host());
-    INFO(session.status().message());
-    REQUIRE(session.is_ok());
-    Session& s = *session.value();
-    s.run();
-    REQUIRE(s.phase() == SessionPhase::Done);
+    auto session = test::run_session(std::move(sc.value()));
+    Session& s = *session;
     REQUIRE(s.result().complete);
     total = s.result().total_ns;
     return test::strip_host_fields(s.report_json());

@@ -44,12 +44,8 @@ Step run_step(const std::string& generate) {
     REQUIRE(sc.is_ok());
     RunOptions options;
     options.keep_timeline = false;
-    auto session = Session::open(sc.value(), options, test::data_host());
-    INFO(session.status().message());
-    REQUIRE(session.is_ok());
-    Session& s = *session.value();
-    s.run();
-    REQUIRE(s.phase() == SessionPhase::Done);
+    auto session = test::run_session(sc.value(), options);
+    Session& s = *session;
     REQUIRE(s.result().complete);
     Step out;
     out.total_ns = s.result().total_ns;

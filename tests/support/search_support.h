@@ -4,6 +4,7 @@
 #include "core/config/config_parse.h"
 #include "core/search/search_run.h"
 #include "core/session/session.h"
+#include "support/test_support.h"
 
 #include <catch2/catch.hpp>
 
@@ -25,12 +26,9 @@ inline int64_t session_step_time(const std::string& scenario_text) {
     REQUIRE(sc.is_ok());
     RunOptions options;
     options.keep_timeline = false;
-    SessionHost host;
-    auto session = Session::open(std::move(sc.value()), options, host);
-    REQUIRE(session.is_ok());
-    session.value()->run();
-    REQUIRE(session.value()->result().complete);
-    return static_cast<int64_t>(session.value()->result().total_ns);
+    auto session = run_session(std::move(sc.value()), options);
+    REQUIRE(session->result().complete);
+    return static_cast<int64_t>(session->result().total_ns);
 }
 
 } // namespace astrolabe::test

@@ -172,4 +172,14 @@ std::string report_without_engine(const Simulation& sim, const RunResult& r,
     return without_engine(report_json(r, ctx));
 }
 
+std::unique_ptr<Session> run_session(config::Scenario sc, const RunOptions& options) {
+    auto session = Session::open(std::move(sc), options, data_host());
+    INFO(session.status().message());
+    REQUIRE(session.is_ok());
+    std::unique_ptr<Session> s = std::move(session.value());
+    s->run();
+    REQUIRE(s->phase() == SessionPhase::Done);
+    return s;
+}
+
 } // namespace astrolabe::test

@@ -57,6 +57,10 @@ public:
 };
 DataHost& data_host();
 
+// Opens `sc` on data_host() and runs it to the end; REQUIREs that it opened and reached Done (whether
+// every NPU finished is the caller's to check).
+std::unique_ptr<Session> run_session(config::Scenario sc, const RunOptions& options = RunOptions());
+
 // Builds a simulation from one encoded trace per NPU; the Result carries the refusal, if any.
 Result<std::unique_ptr<Simulation>> build(config::Scenario cfg, const std::vector<std::string>& traces,
                                           std::vector<std::string>* warnings = nullptr,

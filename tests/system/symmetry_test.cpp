@@ -88,12 +88,8 @@ Outcome session_once(const config::Scenario& sc, bool symmetry) {
     RunOptions options;
     options.symmetry = symmetry;
     options.keep_timeline = true;
-    auto session = Session::open(sc, options, test::data_host());
-    INFO(session.status().message());
-    REQUIRE(session.is_ok());
-    Session& s = *session.value();
-    s.run();
-    REQUIRE(s.phase() == SessionPhase::Done);
+    auto session = test::run_session(sc, options);
+    Session& s = *session;
     const RunResult& r = s.result();
     return {test::without_engine(s.report_json()), s.timeline_json(), r.simulated_npus, r.symmetry,
             r.complete};
