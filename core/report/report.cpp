@@ -157,6 +157,7 @@ void write_report(JsonWriter& w, const RunResult& r, const ReportContext& ctx, T
     w.field("peak_queue", r.peak_queue);
     w.field("simulated_npus", static_cast<uint64_t>(r.simulated_npus));
     w.field("symmetry", r.symmetry);
+    w.field("fast_ring", r.fast_ring);
     w.field("wall_s", ctx.wall_s);
     w.field("events_per_s", ctx.wall_s > 0 ? static_cast<double>(r.events) / ctx.wall_s : 0.0);
     w.end_object();

@@ -354,6 +354,7 @@ void StagedBuild::custom() {
     // A run stopped at --max-sim-time reports the time it reached, the last event's: the fast path has
     // fewer events, so such a partial report would differ. Stopped runs keep every packet an event.
     input.fast_ring = options_.fast_ring && options_.max_sim_ns == 0;
+    input.fast_ring_tie_guard = options_.fast_ring_tie_guard;
     sim_build_ = std::make_unique<SimulationBuild>(std::move(input), &warnings_);
     sim_build_->graphs_per_step = graphs_per_step;
     stage_ = Stage::Simulation;

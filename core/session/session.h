@@ -25,14 +25,15 @@ namespace astrolabe {
 
 // What a front end chooses about a run beyond the scenario itself.
 struct RunOptions {
-    bool keep_timeline = false;    // record every node's interval (the timeline panel, --timeline)
-    bool keep_names = true;        // node names, for the timeline's labels
-    bool symmetry = true;          // one representative per class of identical NPUs when provably exact
-    bool fast_ring = true;         // ring collectives by max-plus recurrence when provably exact
-    bool ignore_ctrl_deps = false; // traces whose ctrl_deps encode CPU call nesting, not ordering
-    TimeNs max_sim_ns = 0;         // stop once simulated time would pass this (0: no limit); exact
-    double max_wall_s = 0;         // stop after this much wall time in step() (0: no limit)
-    uint64_t slice_events = 4096;  // events between clock and cancel checks
+    bool keep_timeline = false;      // record every node's interval (the timeline panel, --timeline)
+    bool keep_names = true;          // node names, for the timeline's labels
+    bool symmetry = true;            // one representative per class of identical NPUs when provably exact
+    bool fast_ring = true;           // ring collectives by max-plus recurrence when provably exact
+    bool fast_ring_tie_guard = true; // for tests only: false blinds the fast path's guard (fast_ring_watch.h)
+    bool ignore_ctrl_deps = false;   // traces whose ctrl_deps encode CPU call nesting, not ordering
+    TimeNs max_sim_ns = 0;           // stop once simulated time would pass this (0: no limit); exact
+    double max_wall_s = 0;           // stop after this much wall time in step() (0: no limit)
+    uint64_t slice_events = 4096;    // events between clock and cancel checks
     // Threads for the deterministic parallel parts (decoding a full run's traces, expanding a symmetric
     // result, formatting the report); not owned. nullptr: the calling thread. Never changes a result.
     TaskRunner* runner = nullptr;

@@ -170,7 +170,8 @@ struct Simulation::Parts {
     std::unique_ptr<P2PMatcher> matcher;
     std::unique_ptr<RemoteMemory> memory;
     std::unique_ptr<CollectiveEngine> collectives;
-    std::unique_ptr<FastRing> fast_ring; // when the run allows it (fast_ring_check.h)
+    std::unique_ptr<FastRingWatch> fast_ring_watch; // the fast path's guard (analytical model)
+    std::unique_ptr<FastRing> fast_ring;            // when the run allows it (fast_ring_check.h)
     std::string fast_ring_note;
     std::unique_ptr<CustomCollectives> custom;
     std::unique_ptr<WorkloadExecutor> executor;
@@ -178,6 +179,137 @@ struct Simulation::Parts {
     std::string symmetry_note; // for the report: the symmetry, or why there is none
     bool roofline = false;
 };
+
+// [SECTION] the parts of a run
+
+// The engine's clients that carry messages: the NPUs' buckets, the network model and the P2P matcher.
+void Simulation::make_network(Parts& p, const SimulationInput& in, uint32_t n) {
+    p.net_topology = std::make_unique<NetworkTopology>(in.network);
+    p.buckets = std::make_unique<NpuBuckets>(p.engine, n);
+    switch (in.network_model) {
+    case config::NetworkModel::Analytical:
+        p.network = std::make_unique<AnalyticalNetwork>(*p.net_topology, p.engine);
+        break;
+    case config::NetworkModel::Congestion:
+        p.network = std::make_unique<CongestionNetwork>(*p.net_topology, p.engine);
+        break;
+    case config::NetworkModel::Flow:
+        p.network = std::make_unique<FlowNetwork>(*p.net_topology, p.engine);
+        break;
+    }
+    p.matcher = std::make_unique<P2PMatcher>(p.engine, *p.network);
+}
+
+// A run of representatives: messages to other NPUs are filed as their representatives', links folded.
+void Simulation::fold_symmetry(Parts& p) {
+    p.matcher->set_symmetry(&p.symmetry);
+    const RankSymmetry* sym = &p.symmetry;
+    p.network->fold_links(NpuFold{
+        [sym](uint32_t x) { return sym->representative(x); },
+        [sym](uint32_t x, uint32_t by, bool back) { return sym->shift(x, by, back); }, sym->class_of(0)});
+}
+
+// The collective engine, the ring fast path when `fast_ring` asks for it and the run allows it, and the
+// executor (not started).
+void Simulation::make_executor(Parts& p, const SimulationInput& in, bool fast_ring) {
+    auto n = static_cast<uint32_t>(in.graphs.size());
+    const bool roofline = p.roofline;
+    const bool systolic = in.compute_model == config::ComputeModel::Systolic;
+    if (in.memory.type != config::MemoryType::NoExpansion)
+        p.memory = std::make_unique<RemoteMemory>(in.memory, *p.buckets, n);
+    p.collectives = std::make_unique<CollectiveEngine>(*p.buckets, *p.matcher, in.system, p.topology,
+                                                       in.system.endpoint_delay_ns);
+    if (in.collective_links) p.collectives->set_links(&in.collective_links);
+    p.custom = std::make_unique<CustomCollectives>(*p.buckets, *p.matcher, n);
+    if (fast_ring) {
+        bool custom = false;
+        for (const auto& ets : in.custom)
+            custom = custom || !ets.empty();
+        std::string why;
+        const auto& sys = in.system;
+        if (in.network_model == config::NetworkModel::Flow)
+            why = "the flow model";
+        else if (p.symmetry.active() && in.network_model != config::NetworkModel::Analytical)
+            why = "symmetric run (congestion model)";
+        else if (in.collective_links)
+            why = "per-collective hardware timing";
+        else if (custom)
+            why = "custom collectives";
+        else if (in.network_model == config::NetworkModel::Analytical) {
+            if (fast_ring_applies(in.graphs, in.groups, sys, p.topology, why)) {
+                p.fast_ring_watch = std::make_unique<FastRingWatch>(n);
+                if (!in.fast_ring_tie_guard) p.fast_ring_watch->ignore_ties();
+                p.fast_ring = std::make_unique<FastRing>(
+                    p.engine, static_cast<const AnalyticalNetwork&>(*p.network), sys.endpoint_delay_ns,
+                    sys.local_mem_bw_gbps, sys.active_chunks_per_dimension, n, p.fast_ring_watch.get());
+                p.fast_ring->set_symmetry(&p.symmetry);
+            }
+        } else {
+            auto& net = static_cast<CongestionNetwork&>(*p.network);
+            bool queues = false;
+            if (fast_ring_congestion_applies(in.graphs, in.groups, sys, p.topology, net, queues, why))
+                p.fast_ring =
+                    std::make_unique<FastRing>(p.engine, net, sys.endpoint_delay_ns, sys.local_mem_bw_gbps,
+                                               sys.active_chunks_per_dimension, n, queues);
+        }
+        if (p.fast_ring) p.collectives->set_fast_ring(p.fast_ring.get());
+        p.fast_ring_note = p.fast_ring ? "on" : "off: " + why;
+    }
+    ExecutorOptions opt;
+    for (int k = 0; k < config::kCollectiveKinds; ++k)
+        opt.custom[k] = &in.custom[k];
+    opt.roofline = roofline;
+    opt.roofline_params = RooflineParams{in.system.peak_perf_tflops, in.system.roofline_mem_bw_gbps > 0
+                                                                         ? in.system.roofline_mem_bw_gbps
+                                                                         : in.system.local_mem_bw_gbps};
+    opt.roofline_or_duration = in.system.roofline_or_duration;
+    if (systolic) {
+        opt.systolic = true;
+        opt.array =
+            SystolicArray{in.systolic.rows, in.systolic.cols, in.systolic.dataflow, in.systolic.clock_ghz};
+        // Nodes without a GEMM shape fall back to the roofline of the same array: its peak is 2 operations
+        // (a MAC) per PE per cycle, so the array size and clock move every compute node, not only GEMMs.
+        // The memory roof is local-mem-bw when given, else none. (peak-perf describes another NPU; an
+        // npu-overrides entry may still set a per-NPU peak.)
+        double array_tflops = 2.0 * in.systolic.rows * in.systolic.cols * in.systolic.clock_ghz / 1000.0;
+        opt.fallback_params = RooflineParams{array_tflops, in.system.local_mem_bw_gbps};
+    }
+    if (!in.system.npu_overrides.empty()) {
+        NpuProfile base{opt.roofline_params, opt.fallback_params, 1.0};
+        opt.profiles.assign(n, base);
+        for (const auto& ov : in.system.npu_overrides)
+            for (uint32_t r : ov.npus) {
+                NpuProfile& pr = opt.profiles[r];
+                if (ov.peak_perf_tflops > 0)
+                    pr.roofline.peak_tflops = pr.fallback.peak_tflops = ov.peak_perf_tflops;
+                if (ov.local_mem_bw_gbps > 0)
+                    pr.roofline.mem_bw_gbps = pr.fallback.mem_bw_gbps = ov.local_mem_bw_gbps;
+                pr.slowdown = ov.compute_slowdown;
+            }
+    }
+    if (p.symmetry.active()) opt.symmetry = &p.symmetry;
+    opt.replay_only = in.system.replay_only;
+    opt.fast_ring_watch = p.fast_ring_watch.get();
+    opt.keep_timeline = in.keep_timeline;
+    p.executor =
+        std::make_unique<WorkloadExecutor>(p.engine, *p.buckets, *p.matcher, *p.collectives, *p.custom,
+                                           p.memory.get(), in.groups, opt, in.graphs, p.stats);
+}
+
+void Simulation::redo_on_event_path(const std::string& why) {
+    // Everything that ran is dropped; the inputs, the symmetry and the topology stay.
+    auto fresh = std::make_unique<Parts>();
+    fresh->roofline = parts_->roofline;
+    fresh->topology = parts_->topology;
+    fresh->symmetry = parts_->symmetry;
+    fresh->symmetry_note = parts_->symmetry_note;
+    make_network(*fresh, input_, npus());
+    if (fresh->symmetry.active()) fold_symmetry(*fresh);
+    make_executor(*fresh, input_, false);
+    fresh->fast_ring_note = "off: " + why + "; redone on the event path";
+    fresh->executor->start();
+    parts_ = std::move(fresh);
+}
 
 Simulation::~Simulation() = default;
 
@@ -319,21 +451,8 @@ void SimulationBuild::check() {
     Simulation::Parts& p = *parts_;
     auto n = static_cast<uint32_t>(npus);
     p.roofline = roofline;
-    p.net_topology = std::make_unique<NetworkTopology>(in.network);
     p.topology = make_logical_topology(in.network);
-    p.buckets = std::make_unique<NpuBuckets>(p.engine, n);
-    switch (in.network_model) {
-    case config::NetworkModel::Analytical:
-        p.network = std::make_unique<AnalyticalNetwork>(*p.net_topology, p.engine);
-        break;
-    case config::NetworkModel::Congestion:
-        p.network = std::make_unique<CongestionNetwork>(*p.net_topology, p.engine);
-        break;
-    case config::NetworkModel::Flow:
-        p.network = std::make_unique<FlowNetwork>(*p.net_topology, p.engine);
-        break;
-    }
-    p.matcher = std::make_unique<P2PMatcher>(p.engine, *p.network);
+    Simulation::make_network(p, in, n);
 }
 
 // The largest symmetry of the inputs (one representative NPU per class), which the network folds onto.
@@ -346,12 +465,7 @@ void SimulationBuild::symmetry() {
         p.symmetry.precompute(); // every message of the run asks it
         if (p.symmetry.active()) {
             p.symmetry_note = p.symmetry.describe();
-            p.matcher->set_symmetry(&p.symmetry);
-            const RankSymmetry* sym = &p.symmetry;
-            p.network->fold_links(
-                NpuFold{[sym](uint32_t x) { return sym->representative(x); },
-                        [sym](uint32_t x, uint32_t by, bool back) { return sym->shift(x, by, back); },
-                        sym->class_of(0)});
+            Simulation::fold_symmetry(p);
         } else {
             p.symmetry_note = "none: " + (why_not.empty() ? std::string("no dimension qualifies") : why_not);
         }
@@ -364,8 +478,6 @@ void SimulationBuild::executor() {
     Simulation::Parts& p = *parts_;
     const SimulationInput& in = sim_->input_;
     auto n = static_cast<uint32_t>(in.graphs.size());
-    const bool roofline = p.roofline;
-    const bool systolic = in.compute_model == config::ComputeModel::Systolic;
     sim_->input_.load_graph = nullptr; // it refers to the caller's trace source
     sim_->input_.translation_proof = nullptr;
     // Streams exist only on simulated NPUs; the bound is checked once they are known.
@@ -376,85 +488,32 @@ void SimulationBuild::executor() {
     }
     for (uint32_t r = 0; r < n; ++r)
         if (p.symmetry.is_representative(r)) sim_->nodes_total_ += in.graphs[r].size() * p.symmetry.order();
-    if (in.memory.type != config::MemoryType::NoExpansion)
-        p.memory = std::make_unique<RemoteMemory>(in.memory, *p.buckets, n);
-    p.collectives = std::make_unique<CollectiveEngine>(*p.buckets, *p.matcher, in.system, p.topology,
-                                                       in.system.endpoint_delay_ns);
-    if (in.collective_links) p.collectives->set_links(&in.collective_links);
-    p.custom = std::make_unique<CustomCollectives>(*p.buckets, *p.matcher, n);
-    if (in.fast_ring) {
-        bool custom = false;
-        for (const auto& ets : in.custom)
-            custom = custom || !ets.empty();
-        std::string why;
-        const auto& sys = in.system;
-        if (in.network_model == config::NetworkModel::Flow)
-            why = "the flow model";
-        else if (p.symmetry.active())
-            why = "symmetric run";
-        else if (in.collective_links)
-            why = "per-collective hardware timing";
-        else if (custom)
-            why = "custom collectives";
-        else if (in.network_model == config::NetworkModel::Analytical) {
-            if (fast_ring_applies(in.graphs, in.groups, sys, p.topology, why))
-                p.fast_ring = std::make_unique<FastRing>(
-                    p.engine, static_cast<const AnalyticalNetwork&>(*p.network), sys.endpoint_delay_ns,
-                    sys.local_mem_bw_gbps, sys.active_chunks_per_dimension, n);
-        } else {
-            auto& net = static_cast<CongestionNetwork&>(*p.network);
-            bool queues = false;
-            if (fast_ring_congestion_applies(in.graphs, in.groups, sys, p.topology, net, queues, why))
-                p.fast_ring =
-                    std::make_unique<FastRing>(p.engine, net, sys.endpoint_delay_ns, sys.local_mem_bw_gbps,
-                                               sys.active_chunks_per_dimension, n, queues);
-        }
-        if (p.fast_ring) p.collectives->set_fast_ring(p.fast_ring.get());
-        p.fast_ring_note = p.fast_ring ? "on" : "off: " + why;
-    }
-    ExecutorOptions opt;
-    for (int k = 0; k < config::kCollectiveKinds; ++k)
-        opt.custom[k] = &in.custom[k];
-    opt.roofline = roofline;
-    opt.roofline_params = RooflineParams{in.system.peak_perf_tflops, in.system.roofline_mem_bw_gbps > 0
-                                                                         ? in.system.roofline_mem_bw_gbps
-                                                                         : in.system.local_mem_bw_gbps};
-    opt.roofline_or_duration = in.system.roofline_or_duration;
-    if (systolic) {
-        opt.systolic = true;
-        opt.array =
-            SystolicArray{in.systolic.rows, in.systolic.cols, in.systolic.dataflow, in.systolic.clock_ghz};
-        // Nodes without a GEMM shape fall back to the roofline of the same array: its peak is 2 operations
-        // (a MAC) per PE per cycle, so the array size and clock move every compute node, not only GEMMs.
-        // The memory roof is local-mem-bw when given, else none. (peak-perf describes another NPU; an
-        // npu-overrides entry may still set a per-NPU peak.)
-        double array_tflops = 2.0 * in.systolic.rows * in.systolic.cols * in.systolic.clock_ghz / 1000.0;
-        opt.fallback_params = RooflineParams{array_tflops, in.system.local_mem_bw_gbps};
-    }
-    if (!in.system.npu_overrides.empty()) {
-        NpuProfile base{opt.roofline_params, opt.fallback_params, 1.0};
-        opt.profiles.assign(n, base);
-        for (const auto& ov : in.system.npu_overrides)
-            for (uint32_t r : ov.npus) {
-                NpuProfile& pr = opt.profiles[r];
-                if (ov.peak_perf_tflops > 0)
-                    pr.roofline.peak_tflops = pr.fallback.peak_tflops = ov.peak_perf_tflops;
-                if (ov.local_mem_bw_gbps > 0)
-                    pr.roofline.mem_bw_gbps = pr.fallback.mem_bw_gbps = ov.local_mem_bw_gbps;
-                pr.slowdown = ov.compute_slowdown;
-            }
-    }
-    if (p.symmetry.active()) opt.symmetry = &p.symmetry;
-    opt.replay_only = in.system.replay_only;
-    opt.keep_timeline = in.keep_timeline;
-    p.executor =
-        std::make_unique<WorkloadExecutor>(p.engine, *p.buckets, *p.matcher, *p.collectives, *p.custom,
-                                           p.memory.get(), in.groups, opt, in.graphs, p.stats);
+    Simulation::make_executor(p, in, in.fast_ring);
 }
 
 bool Simulation::run_slice(uint64_t max_events, TimeNs until) {
-    parts_->engine.run(max_events, until);
-    return !parts_->engine.idle();
+    Parts& p = *parts_;
+    if (!p.fast_ring_watch) {
+        p.engine.run(max_events, until);
+        return !p.engine.idle();
+    }
+    // The guard's verdict is read between pieces, so a refused run stops soon after the tie.
+    constexpr uint64_t kPiece = uint64_t(1) << 16;
+    for (uint64_t left = max_events; left > 0;) {
+        const uint64_t piece = std::min(left, kPiece), ran = p.engine.run(piece, until);
+        if (p.fast_ring_watch->failed()) {
+            redo_on_event_path(p.fast_ring_watch->why());
+            return true;
+        }
+        left -= ran;
+        if (ran < piece) break; // nothing left, or the next event lies after `until`
+    }
+    if (p.engine.idle() && p.fast_ring->pending() > 0) {
+        // Some member never started a collective: the event path's packets say where the run stops.
+        redo_on_event_path("a collective that some member never started");
+        return true;
+    }
+    return !p.engine.idle();
 }
 
 TimeNs Simulation::now() const {

@@ -39,6 +39,8 @@ struct SimulationInput {
     // Time ring collectives as a max-plus recurrence, one event per member, when the run allows it
     // exactly (core/system/scheduling/fast_ring_check.h); the results are the event path's either way.
     bool fast_ring = true;
+    // For tests only: false blinds the fast path's run-time guard (fast_ring_watch.h), to show it matters.
+    bool fast_ring_tie_guard = true;
     // A workload generator's word on translations, used instead of comparing traces (symmetry.h): whether
     // moving every rank by one along the rank digit (r / stride) % size maps each trace onto its image's.
     std::function<bool(uint32_t stride, uint32_t size)> translation_proof;
@@ -134,6 +136,14 @@ private:
     friend class SimulationBuild;
     Simulation() = default;
     struct Parts;
+    // The fast path's guard saw what the recurrence cannot vouch for: the run starts again from 0 ns with
+    // every packet an event (fast_ring_watch.h).
+    void redo_on_event_path(const std::string& why);
+    // The pieces of a run, built by SimulationBuild and again by redo_on_event_path: the engine's
+    // message carriers; a symmetric run's folding; the collective engine, fast path and executor.
+    static void make_network(Parts& p, const SimulationInput& in, uint32_t npus);
+    static void fold_symmetry(Parts& p);
+    static void make_executor(Parts& p, const SimulationInput& in, bool fast_ring);
     SimulationInput input_;
     std::unique_ptr<Parts> parts_;
     uint64_t nodes_total_ = 0;

@@ -157,7 +157,7 @@ std::string report_without_event_counts(const RunResult& r, const char* network_
     ctx.network_model = network_model;
     ctx.compute_model = "trace";
     nlohmann::json j = nlohmann::json::parse(report_json(r, ctx));
-    for (const char* key : {"events", "peak_queue", "wall_s", "events_per_s"})
+    for (const char* key : {"events", "peak_queue", "fast_ring", "wall_s", "events_per_s"})
         j.at("engine").erase(key);
     return j.dump(1);
 }

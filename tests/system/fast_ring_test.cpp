@@ -5,7 +5,8 @@
 // Randomised small cases cover the collective types, sizes (including ASTRA-sim's tiny-collective
 // guard), chunk counts, active chunks, both scheduling policies, endpoint delays, reduction costs,
 // ring / fully-connected / switch dimensions, communicator-group rings and asymmetric start times; a
-// second family breaks one condition of the check and must keep the event path.
+// second family breaks one condition of the first version's static proof (fast_ring_check.h), which the
+// run-time guard now covers. fast_ring_guard_test.cpp has the general workloads.
 #include "core/report/report.h"
 #include "core/system/scheduling/fast_ring.h"
 #include "core/system/scheduling/fast_ring_check.h"
@@ -31,7 +32,7 @@ std::string report_without_event_counts(const RunResult& r) {
 struct RandomCase {
     config::Scenario cfg;
     std::vector<std::string> traces;
-    bool breaks_check = false; // built to fail one condition of fast_ring_check.h
+    bool breaks_check = false; // built to fail one condition of the first version's static proof
 };
 
 RandomCase random_case(std::mt19937& rng, bool break_it) {
@@ -151,20 +152,26 @@ TEST_CASE("ring fast path: randomised runs equal the event path per NPU and in t
     WARN(fast_runs << " of " << runs << " randomised runs took the fast path");
 }
 
-TEST_CASE("ring fast path: a run that breaks one condition keeps the event path", "[system][fast_ring]") {
+TEST_CASE("ring fast path: compute beside a collective, a send/recv pair or a free node equal the event path",
+          "[system][fast_ring]") {
+    // What the first version refused (the static proof needed every collective ordered against every
+    // node, and no message between NPUs): the guard (fast_ring_watch.h) now watches such runs instead.
+    // Expected: the event path's report every time, most runs on the fast path (the rest redone after a
+    // tie).
     std::mt19937 rng(7);
-    int refused = 0;
+    int fast = 0;
     for (int i = 0; i < 100; ++i) {
         RandomCase c = random_case(rng, true);
         RunOptions off;
         off.fast_ring = false;
         RunResult event = test::run(c.cfg, c.traces, off);
-        RunResult fast = test::run(c.cfg, c.traces);
-        INFO("case " << i << ": fast path " << fast.fast_ring);
-        CHECK(report_without_event_counts(fast) == report_without_event_counts(event));
-        if (fast.fast_ring != "on") ++refused;
+        RunResult quick = test::run(c.cfg, c.traces);
+        INFO("case " << i << ": fast path " << quick.fast_ring);
+        CHECK(report_without_event_counts(quick) == report_without_event_counts(event));
+        if (quick.fast_ring == "on") ++fast;
     }
-    CHECK(refused == 100);
+    WARN(fast << " of 100 runs with overlap or messages took the fast path");
+    CHECK(fast >= 50);
 }
 
 TEST_CASE("ring fast path: totally_ordered finds the nodes ordered against all others",

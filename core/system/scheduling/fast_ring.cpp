@@ -178,10 +178,16 @@ void ring_finish(const RingTemplate& tpl, const std::vector<TimeNs>& in_delay, s
 // [SECTION] posting and completing collectives
 
 FastRing::FastRing(Engine& engine, const AnalyticalNetwork& network, uint32_t endpoint_delay_ns,
-                   double local_mem_bw_gbps, uint32_t active_chunks, uint32_t npus)
+                   double local_mem_bw_gbps, uint32_t active_chunks, uint32_t npus, FastRingWatch* watch)
     : engine_(engine), analytical_(&network), endpoint_delay_(endpoint_delay_ns),
-      local_mem_bw_(local_mem_bw_gbps), active_chunks_(std::max<uint32_t>(1, active_chunks)),
+      local_mem_bw_(local_mem_bw_gbps), active_chunks_(std::max<uint32_t>(1, active_chunks)), watch_(watch),
       ordinals_(npus) {}
+
+void FastRing::set_symmetry(const RankSymmetry* symmetry) {
+    symmetry_ = symmetry && symmetry->active() ? symmetry : nullptr;
+    translations_.clear();
+    if (symmetry_) translations_ = symmetry_->class_of(0);
+}
 
 FastRing::FastRing(Engine& engine, CongestionNetwork& network, uint32_t endpoint_delay_ns,
                    double local_mem_bw_gbps, uint32_t active_chunks, uint32_t npus, bool queues)
@@ -199,9 +205,44 @@ uint32_t FastRing::next_ordinal(uint32_t npu, uint32_t group_id) {
 
 void FastRing::post(uint32_t npu, uint32_t group_id, const PhaseSpec& spec, uint64_t chunk, uint32_t chunks,
                     const Callback& on_done) {
+    const uint32_t ordinal = next_ordinal(npu, group_id);
+    if (!symmetry_) return fill(group_id, ordinal, spec, spec.my_index, chunk, chunks, on_done);
+    for (const Image& im : images(npu, group_id, spec))
+        fill(group_id, ordinal, spec, im.index, chunk, chunks, im.self ? on_done : Callback{});
+}
+
+const std::vector<FastRing::Image>& FastRing::images(uint32_t npu, uint32_t group_id, const PhaseSpec& spec) {
+    const PhaseMembers& m = spec.members;
+    const uint64_t ring = m.list ? reinterpret_cast<uintptr_t>(m.list) : uint64_t(m.base) << 32 | m.stride;
+    auto key = std::make_tuple(npu, group_id, ring);
+    auto it = images_.find(key);
+    if (it != images_.end()) return it->second;
+    // The translations t with t(g) = g: t(npu) is then member t(npu) of the same ring (the header comment).
+    std::vector<std::pair<uint32_t, uint32_t>> members; // (NPU, member index), by NPU
+    for (uint32_t i = 0; i < m.size; ++i)
+        members.emplace_back(m.npu(i), i);
+    std::sort(members.begin(), members.end());
+    auto find = [&](uint32_t x) -> int64_t {
+        auto at = std::lower_bound(members.begin(), members.end(), std::make_pair(x, 0u));
+        return at != members.end() && at->first == x ? int64_t(at->second) : -1;
+    };
+    std::vector<Image> out;
+    for (uint32_t by : translations_) {
+        const int64_t index = find(symmetry_->shift(npu, by));
+        if (index < 0) continue;
+        bool maps_onto_itself = true;
+        for (uint32_t i = 0; i < m.size && maps_onto_itself; ++i)
+            maps_onto_itself = find(symmetry_->shift(m.npu(i), by)) >= 0;
+        if (maps_onto_itself) out.push_back({static_cast<uint32_t>(index), by == 0});
+    }
+    return images_.emplace(key, std::move(out)).first->second;
+}
+
+void FastRing::fill(uint32_t group_id, uint32_t ordinal, const PhaseSpec& spec, uint32_t index,
+                    uint64_t chunk, uint32_t chunks, const Callback& on_done) {
     const uint64_t ring = spec.members.list ? reinterpret_cast<uintptr_t>(spec.members.list)
                                             : uint64_t(spec.members.base) << 32 | spec.members.stride;
-    Key key{uint64_t(group_id) << 32 | next_ordinal(npu, group_id), ring};
+    Key key{uint64_t(group_id) << 32 | ordinal, ring};
     Pending& p = pending_[key];
     const uint32_t n = spec.members.size;
     if (p.posted == 0) {
@@ -210,21 +251,42 @@ void FastRing::post(uint32_t npu, uint32_t group_id, const PhaseSpec& spec, uint
         p.chunks = chunks;
         p.start.assign(n, 0);
         p.done.assign(n, Callback{});
+        p.filled.assign(n, false);
     }
-    SIM_ASSERT(p.chunk == chunk && p.chunks == chunks && p.spec.members.size == n && !p.done[spec.my_index],
-               "fast ring: members disagree on a collective (the run check should have refused the run)");
-    p.start[spec.my_index] = engine_.now();
-    p.done[spec.my_index] = on_done;
+    const bool agree =
+        p.chunk == chunk && p.chunks == chunks && p.spec.members.size == n && p.spec.type == spec.type &&
+        p.spec.local == spec.local && p.spec.clockwise == spec.clockwise &&
+        p.spec.algorithm.algorithm == spec.algorithm.algorithm && index < n && !p.filled[index];
+    if (!agree) {
+        // The event path decides what such a run does (its packets' sizes and tags).
+        SIM_ASSERT(watch_ != nullptr,
+                   "fast ring: members disagree on a collective (the run check should have refused the run)");
+        watch_->fail("the members of group " + std::to_string(group_id) + " disagree on their collective " +
+                     std::to_string(ordinal));
+        return;
+    }
+    p.filled[index] = true;
+    p.start[index] = engine_.now();
+    p.done[index] = on_done;
     if (++p.posted < n) return;
     complete(p);
     pending_.erase(key);
 }
 
-void FastRing::complete(Pending& p) {
+const RingTemplate& FastRing::template_of(const PhaseSpec& spec, uint64_t chunk) {
+    auto key = std::make_tuple(static_cast<int>(spec.type), spec.members.size, spec.local, spec.clockwise,
+                               static_cast<int>(spec.algorithm.algorithm), chunk);
+    auto it = templates_.find(key);
+    if (it != templates_.end()) return it->second;
     RingTemplate tpl;
     std::string why;
-    bool ok = ring_template(p.spec, p.chunk, endpoint_delay_, local_mem_bw_, tpl, why);
+    bool ok = ring_template(spec, chunk, endpoint_delay_, local_mem_bw_, tpl, why);
     SIM_ASSERT(ok, "fast ring: a collective the run check accepted is not a one-packet ring");
+    return templates_.emplace(key, std::move(tpl)).first->second;
+}
+
+void FastRing::complete(Pending& p) {
+    const RingTemplate& tpl = template_of(p.spec, p.chunk);
     const uint32_t n = p.spec.members.size;
     const uint32_t k_sends = tpl.sends(); // for the message count
     // Positions in ring order: position q receives from position q - 1 (wrapping). Member of position q:
@@ -277,7 +339,12 @@ void FastRing::complete(Pending& p) {
             finish_[q] = std::max(finish_[q], t_[q]);
         }
     }
-    const uint64_t sends = uint64_t(n) * k_sends * p.chunks;
+    // Messages as the network counts them: those of the simulated members (a run of representatives
+    // multiplies its counts by the class size).
+    uint32_t senders = 0;
+    for (const Callback& cb : p.done)
+        senders += cb ? 1 : 0;
+    const uint64_t sends = uint64_t(senders) * k_sends * p.chunks;
     if (congestion_)
         for (uint32_t q = 0; q < n; ++q)
             congestion_->count_transmitted(in_link_[q], tpl.message_bytes, uint64_t(k_sends) * p.chunks);
@@ -287,7 +354,7 @@ void FastRing::complete(Pending& p) {
     for (uint32_t q = 0; q < n; ++q) {
         SIM_ASSERT(finish_[q] >= engine_.now(),
                    "fast ring: a member would finish before the last one started");
-        engine_.schedule_at(finish_[q], p.done[member(q)]);
+        if (p.done[member(q)]) engine_.schedule_at(finish_[q], p.done[member(q)]);
     }
 }
 

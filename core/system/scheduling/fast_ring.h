@@ -14,9 +14,16 @@
 // running one finishes. A member finishes at or after the last member's start (K >= N - 1 hops carry every
 // start around the ring), so everything can be computed when the last member posts the collective.
 //
-// The same-ns order of events is what this skips; it cannot change a result when nothing but the
-// collective runs on each member NPU meanwhile and nothing else crosses NPUs. fast_ring_check.h proves
-// that statically for a whole run (or the run keeps the event path).
+// The same-ns order of events is what this skips. Under the analytical model fast_ring_watch.h says why
+// nothing else can matter and watches the run for ties, which send it back to the event path; under the
+// congestion model fast_ring_check.h proves statically that the order cannot change a result.
+//
+// A run of representatives (symmetry.h): the image of representative r under a translation t of its
+// class does at every ns what r does, with groups moved by t. So r posting its k-th collective of group g
+// stands for every t(r) posting its k-th collective of t(g); where t(g) = g, t(r) is another member of
+// g's ring. The translations that move g elsewhere lead to groups without a representative (a group
+// holding one holds its members' representatives, else the event path's stream tags would not meet), so
+// only the ring's own images are filled, and only representatives get a completion.
 //
 // Under the congestion model each ring send crosses one link that only its sender uses, in its sender's
 // order (fast_ring_check.h proves it). Where no chunk ever waits for a link (sends further apart than the
@@ -31,8 +38,12 @@
 #include "core/network/analytical_network.h"
 #include "core/network/congestion_network.h"
 #include "core/system/collectives/phase_plan.h"
+#include "core/system/scheduling/fast_ring_watch.h"
+#include "core/system/scheduling/symmetry.h"
 
 #include <cstdint>
+#include <map>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -70,17 +81,23 @@ void ring_finish_by_steps(const RingTemplate& tpl, const std::vector<TimeNs>& in
 
 class FastRing {
 public:
+    // Under the analytical model; `watch` hears of members that disagree on a collective (fast_ring_watch.h).
     FastRing(Engine& engine, const AnalyticalNetwork& network, uint32_t endpoint_delay_ns,
-             double local_mem_bw_gbps, uint32_t active_chunks, uint32_t npus);
+             double local_mem_bw_gbps, uint32_t active_chunks, uint32_t npus, FastRingWatch* watch = nullptr);
     // Under the congestion model, on a run fast_ring_check.h accepted for it; `queues`: chunks may wait
     // for links (the stepped recurrence with each link's FIFO), else none ever does (the closed form).
     FastRing(Engine& engine, CongestionNetwork& network, uint32_t endpoint_delay_ns, double local_mem_bw_gbps,
              uint32_t active_chunks, uint32_t npus, bool queues);
 
+    // A run of representatives: a post stands for its images' (the header comment).
+    void set_symmetry(const RankSymmetry* symmetry);
+
     // Member `npu` starts a collective now: `spec` is its (only) phase, `chunks` streams of `chunk` bytes.
     // `on_done` runs (as an engine event) when its last chunk finishes.
     void post(uint32_t npu, uint32_t group_id, const PhaseSpec& spec, uint64_t chunk, uint32_t chunks,
               const Callback& on_done);
+    // Collectives some member has not started yet.
+    size_t pending() const { return pending_.size(); }
 
     uint64_t messages() const { return messages_; }
     uint64_t bytes() const { return bytes_; }
@@ -93,7 +110,13 @@ private:
         uint32_t chunks = 0;
         uint32_t posted = 0;
         std::vector<TimeNs> start;
-        std::vector<Callback> done;
+        std::vector<Callback> done; // none for a member that is not simulated
+        std::vector<bool> filled;
+    };
+    // One image of a representative's post (the header comment): its member index in the ring.
+    struct Image {
+        uint32_t index;
+        bool self;
     };
     struct Key {
         uint64_t group_ordinal; // group id << 32 | the collective's ordinal in that group on its members
@@ -116,6 +139,10 @@ private:
         std::vector<TimeNs> waiting; // serialisations of the waiting chunks, from index `head`
         size_t head = 0;
     };
+    void fill(uint32_t group_id, uint32_t ordinal, const PhaseSpec& spec, uint32_t index, uint64_t chunk,
+              uint32_t chunks, const Callback& on_done);
+    const std::vector<Image>& images(uint32_t npu, uint32_t group_id, const PhaseSpec& spec);
+    const RingTemplate& template_of(const PhaseSpec& spec, uint64_t chunk);
     void complete(Pending& p);
     void steps_with_queues(const RingTemplate& tpl, std::vector<TimeNs>& t);
     TimeNs send_on(uint32_t link, TimeNs at, TimeNs stage, TimeNs ser);
@@ -128,6 +155,13 @@ private:
     uint32_t endpoint_delay_;
     double local_mem_bw_;
     uint32_t active_chunks_;
+    FastRingWatch* watch_ = nullptr;
+    const RankSymmetry* symmetry_ = nullptr;
+    std::vector<uint32_t> translations_; // the symmetry's, as the NPUs they move NPU 0 to
+    // (NPU, group id, ring) -> the images of that NPU's posts there.
+    std::map<std::tuple<uint32_t, uint32_t, uint64_t>, std::vector<Image>> images_;
+    // (type, members, local, clockwise, algorithm, chunk) -> the template: collectives repeat.
+    std::map<std::tuple<int, uint32_t, bool, bool, int, uint64_t>, RingTemplate> templates_;
     std::vector<std::vector<std::pair<uint32_t, uint32_t>>> ordinals_; // per NPU: (group id, next ordinal)
     std::unordered_map<Key, Pending, KeyHash> pending_;
     // Scratch of complete(), kept to avoid allocating per collective.

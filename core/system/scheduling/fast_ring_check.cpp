@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <tuple>
 
 namespace astrolabe {
@@ -85,9 +86,11 @@ namespace {
 // Called with every distinct collective's phase (member 0's view) and template; false (with `why`) refuses.
 using TemplateCheck = std::function<bool(const PhaseSpec&, const RingTemplate&, std::string&)>;
 
+// Every collective a one-phase ring. `strict` (the congestion model): also no send or receive, every
+// collective ordered against every other node of its NPU and the same collectives on every member.
 bool applies(const std::vector<WorkloadGraph>& graphs, const GroupTable& groups,
              const config::SystemConfig& sys, const LogicalTopology& topo, const TemplateCheck& extra,
-             std::string& why) {
+             bool strict, std::string& why) {
     if (sys.replay_only) {
         why = "replay-only: collectives are replayed";
         return false;
@@ -95,8 +98,10 @@ bool applies(const std::vector<WorkloadGraph>& graphs, const GroupTable& groups,
     const auto npus = static_cast<uint32_t>(graphs.size());
     // Per group index, per member: the collectives it issues there, in its trace's (total) order.
     std::vector<std::vector<std::vector<Issued>>> issued(groups.groups.size());
+    // Not strict: (group index, type, bytes, dims) -> an NPU that issues it.
+    std::map<std::tuple<uint32_t, int, uint64_t, uint8_t>, uint32_t> distinct;
     bool any = false;
-    std::vector<uint32_t> colls;
+    std::vector<uint32_t> colls, checked;
     for (uint32_t r = 0; r < npus; ++r) {
         const WorkloadGraph& g = graphs[r];
         colls.clear();
@@ -106,6 +111,8 @@ bool applies(const std::vector<WorkloadGraph>& graphs, const GroupTable& groups,
             switch (node.kind) {
             case NodeKind::Send:
             case NodeKind::Recv:
+                if (!strict) break;
+                [[fallthrough]];
             case NodeKind::MemLoad:
             case NodeKind::MemStore:
                 why =
@@ -123,6 +130,26 @@ bool applies(const std::vector<WorkloadGraph>& graphs, const GroupTable& groups,
         }
         if (colls.empty()) continue;
         any = true;
+        if (!strict) {
+            // Only which collectives there are: the run's guard watches the rest (fast_ring_watch.h).
+            checked.clear();
+            for (uint32_t v : colls) {
+                const GraphNode& node = g.nodes[v];
+                const auto& ranks = groups.groups[node.peer].ranks;
+                if (!ranks.empty() && std::find(checked.begin(), checked.end(), node.peer) == checked.end()) {
+                    if (std::find(ranks.begin(), ranks.end(), r) == ranks.end()) {
+                        why = "NPU " + std::to_string(r) + " issues a collective of a group it is not in";
+                        return false;
+                    }
+                    checked.push_back(node.peer);
+                }
+                Issued it{};
+                engine_collective(node.collective, node.bytes, it.type, it.bytes);
+                it.dims = node.involved_dims;
+                distinct.emplace(std::make_tuple(node.peer, static_cast<int>(it.type), it.bytes, it.dims), r);
+            }
+            continue;
+        }
         if (!totally_ordered(g, colls)) {
             why = "NPU " + std::to_string(r) + " may run other nodes while a collective runs";
             return false;
@@ -147,6 +174,24 @@ bool applies(const std::vector<WorkloadGraph>& graphs, const GroupTable& groups,
         why = "no collectives";
         return false;
     }
+    auto one_ring = [&](const Issued& c, uint32_t npu, const std::vector<uint32_t>& ranks) {
+        PlanRequest req{c.type, npu, ranks.empty() ? nullptr : &ranks, c.dims};
+        std::vector<PhaseSpec> phases = plan_collective(req, sys, topo);
+        if (phases.empty()) return true; // completes at once, in the collective engine
+        if (phases.size() != 1) {
+            why = "a collective runs over several dimensions";
+            return false;
+        }
+        // The chunk size as CollectiveEngine::start computes it (with ASTRA-sim's tiny-collective guard).
+        uint64_t splits = std::max<uint32_t>(1, sys.preferred_dataset_splits);
+        uint64_t chunk = c.bytes / splits;
+        if (c.type != PhaseType::AllGather && topo.npus > chunk) chunk = topo.npus;
+        if (chunk == 0) return true; // an empty all-gather completes at once
+        RingTemplate tpl;
+        if (!ring_template(phases[0], chunk, sys.endpoint_delay_ns, sys.local_mem_bw_gbps, tpl, why))
+            return false;
+        return !extra || extra(phases[0], tpl, why);
+    };
     for (size_t gi = 0; gi < issued.size(); ++gi) {
         if (issued[gi].empty()) continue;
         const auto& ranks = groups.groups[gi].ranks;
@@ -174,24 +219,13 @@ bool applies(const std::vector<WorkloadGraph>& graphs, const GroupTable& groups,
             bool seen = false;
             for (size_t j = 0; j < i && !seen; ++j)
                 seen = first[j] == first[i];
-            if (seen) continue;
-            PlanRequest req{first[i].type, members[0], ranks.empty() ? nullptr : &ranks, first[i].dims};
-            std::vector<PhaseSpec> phases = plan_collective(req, sys, topo);
-            if (phases.empty()) continue; // completes at once, in the collective engine
-            if (phases.size() != 1) {
-                why = "a collective runs over several dimensions";
-                return false;
-            }
-            // The chunk size as CollectiveEngine::start computes it (with ASTRA-sim's tiny-collective guard).
-            uint64_t splits = std::max<uint32_t>(1, sys.preferred_dataset_splits);
-            uint64_t chunk = first[i].bytes / splits;
-            if (first[i].type != PhaseType::AllGather && topo.npus > chunk) chunk = topo.npus;
-            if (chunk == 0) continue; // an empty all-gather completes at once
-            RingTemplate tpl;
-            if (!ring_template(phases[0], chunk, sys.endpoint_delay_ns, sys.local_mem_bw_gbps, tpl, why))
-                return false;
-            if (extra && !extra(phases[0], tpl, why)) return false;
+            if (!seen && !one_ring(first[i], members[0], ranks)) return false;
         }
+    }
+    for (const auto& [k, npu] : distinct) {
+        const auto& ranks = groups.groups[std::get<0>(k)].ranks;
+        Issued it{static_cast<PhaseType>(std::get<1>(k)), std::get<2>(k), std::get<3>(k)};
+        if (!one_ring(it, npu, ranks)) return false;
     }
     return true;
 }
@@ -200,7 +234,7 @@ bool applies(const std::vector<WorkloadGraph>& graphs, const GroupTable& groups,
 
 bool fast_ring_applies(const std::vector<WorkloadGraph>& graphs, const GroupTable& groups,
                        const config::SystemConfig& sys, const LogicalTopology& topo, std::string& why) {
-    return applies(graphs, groups, sys, topo, nullptr, why);
+    return applies(graphs, groups, sys, topo, nullptr, false, why);
 }
 
 bool fast_ring_congestion_applies(const std::vector<WorkloadGraph>& graphs, const GroupTable& groups,
@@ -236,7 +270,7 @@ bool fast_ring_congestion_applies(const std::vector<WorkloadGraph>& graphs, cons
         }
         return true;
     };
-    if (!applies(graphs, groups, sys, topo, one_hop, why)) return false;
+    if (!applies(graphs, groups, sys, topo, one_hop, true, why)) return false;
     if (!queues) return true;
     // Chunks may wait: the recurrence keeps each link's FIFO, and must know which of a send and a release
     // in the same ns runs first (the header comment).

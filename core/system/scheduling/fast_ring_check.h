@@ -1,20 +1,24 @@
 // When a run may take the ring fast path (fast_ring.h) without changing a single result.
 //
-// The fast path computes each collective's per-member finish times from the members' start times and skips
-// the per-packet events, so the order of events inside one ns changes. That order can only matter where
-// two things meet: two nodes of one NPU completing in the same ns (the executor issues what each completion
-// makes ready, in completion order), or messages of different activities crossing NPUs. So the run must
-// show, from the traces alone:
+// Under the analytical model (fast_ring_applies) the traces must show only that every collective that
+// reaches the collective engine is one phase of the ring algorithm (one packet in flight per chunk: a
+// communicator group's ring, or a whole-system collective over one dimension), that no NPU issues a
+// collective of a group it is not in, and no remote-memory access (memory shared between NPUs, whose
+// order the guard does not watch). Sends, receives, compute beside collectives and collectives of several
+// groups are the guard's (fast_ring_watch.h): it redoes the run on the event path when a tie shows.
+// The caller adds what is not in the traces: the analytical network, no custom collectives, no
+// per-collective links.
+//
+// The congestion model keeps the static proof of the first version: the order of events inside one ns is
+// known only when
 // - every collective is one phase of the ring algorithm (one packet in flight per chunk);
 // - no point-to-point send or receive and no remote-memory access (they cross NPUs or share a pool);
 // - on every NPU, every collective is ordered against every other node of its trace (an ancestor or a
 //   descendant of each), so nothing else of that NPU runs while it does;
 // - every member of a communicator group issues the same sequence of collectives on it (type, size,
 //   dimensions), so the k-th collective of a group is the same on every member.
-// The caller adds what is not in the traces: the analytical network, no symmetry, no custom collectives.
 //
-// Under the congestion model (fast_ring_congestion_applies) a message's cost depends on what else its
-// links carry, so the run must show in addition:
+// A message's cost depends on what else its links carry, so the run must show in addition:
 // - every ring send crosses exactly one link (from its sender to its ring neighbour: Ring and
 //   FullyConnected dimensions whose ring neighbours are adjacent; never a Switch, whose up and down links
 //   many senders share). So link a -> b carries only NPU a's ring sends to b;
@@ -49,7 +53,8 @@
 
 namespace astrolabe {
 
-// True when the traces allow the fast path; else `why` names the first thing that does not.
+// True when the traces allow the fast path under the analytical model, with the run's guard; else `why`
+// names the first thing that does not.
 bool fast_ring_applies(const std::vector<WorkloadGraph>& graphs, const GroupTable& groups,
                        const config::SystemConfig& sys, const LogicalTopology& topo, std::string& why);
 

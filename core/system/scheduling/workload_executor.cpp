@@ -337,6 +337,9 @@ void WorkloadExecutor::check_end(uint32_t npu) {
 }
 
 void WorkloadExecutor::on_event(uint32_t kind, uint64_t arg) {
+    if (options_.fast_ring_watch)
+        options_.fast_ring_watch->executor_event(
+            kind == kKick ? static_cast<uint32_t>(arg) : static_cast<uint32_t>(arg >> 32), engine_.now());
     if (kind == kKick) {
         auto npu = static_cast<uint32_t>(arg);
         npus_[npu].kick_pending = false;

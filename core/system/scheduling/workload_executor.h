@@ -54,6 +54,8 @@ struct ExecutorOptions {
     const std::vector<WorkloadGraph>* custom[4] = {};
     // A run of representatives: only they are started, and stand for their classes (symmetry.h).
     const RankSymmetry* symmetry = nullptr;
+    // The ring fast path's guard, told of every executor event (fast_ring_watch.h); null = none.
+    FastRingWatch* fast_ring_watch = nullptr;
 };
 
 // A node that could not finish, for the report when a run ends with unfinished NPUs.
