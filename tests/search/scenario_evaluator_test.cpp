@@ -69,7 +69,7 @@ TEST_CASE("the shared evaluator logs refusals as infeasible, with the reason", "
 TEST_CASE("the shared evaluator gives the same step time a slice at a time", "[search]") {
     SessionHost host;
     ScenarioEvaluator pieces(host);
-    pieces.slice_events = 64;
+    pieces.slice_events = 8; // the ring fast path runs these points in a few hundred events
     const std::string deep = [] {
         std::string text = gpt_point(2, 50);
         const std::string two_layers = "\"layers\": 2,";
@@ -100,11 +100,11 @@ TEST_CASE("the shared evaluator gives the same step time a slice at a time", "[s
 // set-up is at least 11 pieces: parse, generate, prepare, one per distinct (pipeline stage) graph (2 here:
 // pp = 2, one graph per piece), custom collectives, the simulation's checks, the candidate symmetry, the
 // symmetry, the remaining graphs (at least one piece, even when none is left), the executor. Cutting the
-// set-up (and the run, into 64-event slices) cannot change a step time or a refusal's reason.
+// set-up (and the run, into 8-event slices) cannot change a step time or a refusal's reason.
 TEST_CASE("the shared evaluator sets a generated point up in pieces, with the same results", "[search]") {
     SessionHost host;
     ScenarioEvaluator pieces(host), whole(host);
-    pieces.slice_events = 64;
+    pieces.slice_events = 8; // the ring fast path runs these points in a few hundred events
     pieces.graphs_per_piece = 1;
     const std::string a = gpt_point(2, 50), b = gpt_point(2, 25), c = gpt_point(1, 50),
                       refused = gpt_point(4, 50);

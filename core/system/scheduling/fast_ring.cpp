@@ -61,6 +61,7 @@ bool ring_template(const PhaseSpec& spec, uint64_t chunk, uint32_t endpoint_dela
             reduce = 3 * static_cast<uint64_t>(static_cast<double>(r.bundle_bytes) / local_mem_bw_gbps);
         // A reduction of 0 ns runs in the endpoint delay's bucket event, so that one is the last.
         out.last_stage.push_back(reduce > 0 ? reduce : endpoint);
+        out.max_stage = std::max(out.max_stage, std::max(endpoint, reduce));
         return endpoint + reduce;
     };
     // Member 0's view; every member runs the same code with its own index, so the sequence is theirs too.
@@ -206,6 +207,7 @@ uint32_t FastRing::next_ordinal(uint32_t npu, uint32_t group_id) {
 void FastRing::post(uint32_t npu, uint32_t group_id, const PhaseSpec& spec, uint64_t chunk, uint32_t chunks,
                     const Callback& on_done) {
     const uint32_t ordinal = next_ordinal(npu, group_id);
+    if (watch_) watch_->collective_started(npu, engine_.now(), template_of(spec, chunk).max_stage);
     if (!symmetry_) return fill(group_id, ordinal, spec, spec.my_index, chunk, chunks, on_done);
     for (const Image& im : images(npu, group_id, spec))
         fill(group_id, ordinal, spec, im.index, chunk, chunks, im.self ? on_done : Callback{});

@@ -56,7 +56,8 @@ struct RingTemplate {
     // something, else the endpoint delay): the send that follows is an event scheduled that long before.
     std::vector<TimeNs> last_stage;
     uint64_t message_bytes = 0;
-    int dir = 1; // +1: send to member i+1, receive from i-1
+    TimeNs max_stage = 0; // the longest single registration on the NPU's buckets (endpoint or reduction)
+    int dir = 1;          // +1: send to member i+1, receive from i-1
     uint32_t sends() const { return static_cast<uint32_t>(delays.size() - 1); }
 };
 

@@ -233,8 +233,16 @@ bool applies(const std::vector<WorkloadGraph>& graphs, const GroupTable& groups,
 } // namespace
 
 bool fast_ring_applies(const std::vector<WorkloadGraph>& graphs, const GroupTable& groups,
-                       const config::SystemConfig& sys, const LogicalTopology& topo, std::string& why) {
-    return applies(graphs, groups, sys, topo, nullptr, false, why);
+                       const config::SystemConfig& sys, const LogicalTopology& topo, std::string& why,
+                       TimeNs* max_stage) {
+    TimeNs longest = 0;
+    auto stages = [&longest](const PhaseSpec&, const RingTemplate& tpl, std::string&) {
+        longest = std::max(longest, tpl.max_stage);
+        return true;
+    };
+    const bool ok = applies(graphs, groups, sys, topo, stages, false, why);
+    if (max_stage) *max_stage = longest;
+    return ok;
 }
 
 bool fast_ring_congestion_applies(const std::vector<WorkloadGraph>& graphs, const GroupTable& groups,

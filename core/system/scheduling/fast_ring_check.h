@@ -55,8 +55,11 @@ namespace astrolabe {
 
 // True when the traces allow the fast path under the analytical model, with the run's guard; else `why`
 // names the first thing that does not.
+// `max_stage`: the longest single bucket registration of any ring packet (RingTemplate::max_stage), for
+// the guard's window (fast_ring_watch.h).
 bool fast_ring_applies(const std::vector<WorkloadGraph>& graphs, const GroupTable& groups,
-                       const config::SystemConfig& sys, const LogicalTopology& topo, std::string& why);
+                       const config::SystemConfig& sys, const LogicalTopology& topo, std::string& why,
+                       TimeNs* max_stage = nullptr);
 
 // The same under the congestion model `net` (the header comment's further conditions); `queues` says
 // whether chunks may wait for links (the recurrence must then keep the links' FIFOs). May create

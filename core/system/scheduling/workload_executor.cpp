@@ -337,9 +337,7 @@ void WorkloadExecutor::check_end(uint32_t npu) {
 }
 
 void WorkloadExecutor::on_event(uint32_t kind, uint64_t arg) {
-    if (options_.fast_ring_watch)
-        options_.fast_ring_watch->executor_event(
-            kind == kKick ? static_cast<uint32_t>(arg) : static_cast<uint32_t>(arg >> 32), engine_.now());
+    if (options_.fast_ring_watch) watch_tie(kind, arg);
     if (kind == kKick) {
         auto npu = static_cast<uint32_t>(arg);
         npus_[npu].kick_pending = false;
@@ -351,6 +349,62 @@ void WorkloadExecutor::on_event(uint32_t kind, uint64_t arg) {
     finish_node(npu, static_cast<uint32_t>(arg));
     issue_ready(npu);
     check_end(npu);
+}
+
+void WorkloadExecutor::watch_tie(uint32_t kind, uint64_t arg) {
+    // The interval holding this event's key (fast_ring_watch.h); before finish_node, which forgets the
+    // node's start.
+    FastRingWatch& watch = *options_.fast_ring_watch;
+    const TimeNs now = engine_.now();
+    const auto npu = static_cast<uint32_t>(kind == kKick ? arg : arg >> 32);
+    uint32_t node = FastRingWatch::kNoNode;
+    TimeNs lo = now, hi = now;
+    bool bucket = false, own = true;
+    if (kind != kKick) {
+        node = static_cast<uint32_t>(arg);
+        const auto& running = npus_[npu].running;
+        auto it =
+            std::find_if(running.begin(), running.end(), [node](const Running& r) { return r.node == node; });
+        const TimeNs start = it != running.end() ? it->start : 0;
+        const GraphNode& n = graphs_[npu].nodes[node];
+        PhaseType type;
+        uint64_t bytes;
+        const bool on_buckets =
+            n.has(kCpuOp) || (options_.replay_only && n.kind != NodeKind::Nop) ||
+            n.kind == NodeKind::Compute ||
+            (n.kind == NodeKind::Collective && !engine_collective(n.collective, n.bytes, type, bytes));
+        TimeNs d = 0;
+        if (on_buckets) {
+            lo = std::min(start, watch.packet_floor(npu, now));
+            hi = start;
+            bucket = start < now;
+            watch.bucket_callback(npu, now, start);
+        } else if (n.kind == NodeKind::Collective) {
+            lo = std::min(start, watch.earliest_bucket(npu, now));
+            watch.collective_ended(npu, now);
+        } else if (n.kind == NodeKind::Send) {
+            lo = hi = start;
+        } else if (n.kind == NodeKind::Recv && matcher_.network().fixed_delay(n.peer, npu, n.bytes, d) &&
+                   d <= now) {
+            lo = now - d;
+            hi = start < now ? lo : now;
+            own = false;
+        } else {
+            lo = 0; // never known: refused on any tie
+        }
+    }
+    uint32_t previous = FastRingWatch::kNoNode;
+    if (!watch.uncertain(npu, now, node, lo, hi, bucket, own, previous)) return;
+    auto what = [&](uint32_t v) {
+        if (v == FastRingWatch::kNoNode) return std::string("a look at its ready nodes");
+        const GraphNode& n = graphs_[npu].nodes[v];
+        return std::string("the completion of ") + node_kind_name(n.kind) + " node " + std::to_string(n.id);
+    };
+    watch.fail("NPU " + std::to_string(npu) + " had " + what(previous) + " and " + what(node) +
+               " in one ns (" + std::to_string(now) + " ns, scheduled in [" +
+               std::to_string(watch.previous_lo) + ", " + std::to_string(watch.previous_hi) + "] and [" +
+               std::to_string(lo) + ", " + std::to_string(hi) +
+               "] ns), maybe in another order than the event path's");
 }
 
 // [SECTION] stuck-node report

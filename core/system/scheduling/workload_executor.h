@@ -122,6 +122,7 @@ private:
     void schedule_done(uint32_t npu, uint32_t node, TimeNs delay);
     void finish_node(uint32_t npu, uint32_t node); // bookkeeping, no re-issue
     void check_end(uint32_t npu);
+    void watch_tie(uint32_t kind, uint64_t arg); // tells the fast path's guard (fast_ring_watch.h)
     std::string describe(uint32_t npu, uint32_t node, bool running, const GroupLookup* lookup) const;
 
     Engine& engine_;
