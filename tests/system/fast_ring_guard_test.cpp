@@ -7,11 +7,13 @@
 // report apart from the engine's event count, peak queue and fast-ring note, every time. Then ties built
 // to matter (a compute ending in the ns its NPU's collective ends): with the guard blinded
 // (RunOptions::fast_ring_tie_guard) the fast path's reports differ, which is what the guard is for.
+#include "core/config/scenario.h"
 #include "core/report/report.h"
 #include "support/test_support.h"
 #include "support/trace_builder.h"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <random>
 
@@ -281,4 +283,56 @@ TEST_CASE("ring fast path: the tie above on random rings, policies and chunkings
     WARN("the guard redid " << redone << " of 100 runs; blinded, " << blind_differs << " differ");
     CHECK(redone == 100);
     CHECK(blind_differs >= 50);
+}
+
+TEST_CASE("ring fast path: generated transformer workloads (dp, tp, pp) equal the event path",
+          "[system][fast_ring][generate]") {
+    // STAGE-like workloads from the generator (tensor-parallel all-gathers and reduce-scatters on groups,
+    // data-parallel all-reduces, pipeline sends and receives, compute overlapping them), run full and
+    // symmetric, with and without the fast path. Expected: the same report each way (apart from the
+    // engine's counts and notes), and the fast path taken by at least one of the runs.
+    const char* points[] = {
+        R"({"schema": "astrolabe.scenario/1",
+            "workload": {"generate": {"kind": "transformer", "model": "gpt", "layers": 2, "hidden": 512,
+                         "heads": 8, "seq": 256, "batch": 8, "micro-batch": 2, "dp": 4, "tp": 2, "pp": 2}},
+            "network": {"topology": ["Ring", "Switch", "Ring"], "npus_count": [4, 2, 2],
+                        "bandwidth": [50, 300, 50], "latency": [500, 100, 500]},
+            "system": {"scheduling-policy": "LIFO", "endpoint-delay": 10, "active-chunks-per-dimension": 1,
+                       "preferred-dataset-splits": 4, "local-mem-bw": 1600, "peak-perf": 400,
+                       "roofline-enabled": 1},
+            "compute_model": "roofline"})",
+        R"({"schema": "astrolabe.scenario/1",
+            "workload": {"generate": {"kind": "transformer", "model": "gpt", "layers": 2, "hidden": 256,
+                         "heads": 8, "seq": 256, "batch": 8, "micro-batch": 2, "dp": 2, "tp": 2, "pp": 2}},
+            "network": {"topology": ["FullyConnected", "Switch"], "npus_count": [4, 2],
+                        "bandwidth": [200, 25], "latency": [100, 1000]},
+            "system": {"scheduling-policy": "FIFO", "endpoint-delay": 5, "active-chunks-per-dimension": 2,
+                       "preferred-dataset-splits": 3, "local-mem-bw": 2000, "peak-perf": 400,
+                       "roofline-enabled": 1},
+            "compute_model": "roofline"})"};
+    int fast = 0;
+    for (const char* text : points) {
+        for (bool symmetry : {false, true}) {
+            std::string reports[2];
+            for (bool fast_ring : {false, true}) {
+                auto sc = config::parse_scenario_json(text, "scenario.json");
+                REQUIRE(sc.is_ok());
+                RunOptions o;
+                o.symmetry = symmetry;
+                o.fast_ring = fast_ring;
+                auto session = test::run_session(std::move(sc.value()), o);
+                REQUIRE(session->result().complete);
+                if (fast_ring && session->result().fast_ring == "on") ++fast;
+                INFO("symmetry " << symmetry << ", fast ring " << session->result().fast_ring);
+                nlohmann::json j = nlohmann::json::parse(session->report_json());
+                for (const char* key : {"events", "peak_queue", "fast_ring", "wall_s", "events_per_s"})
+                    j.at("engine").erase(key);
+                reports[fast_ring] = j.dump(1);
+            }
+            INFO("symmetry " << symmetry);
+            CHECK(reports[1] == reports[0]);
+        }
+    }
+    WARN(fast << " of 4 generated runs took the fast path to the end");
+    CHECK(fast >= 1);
 }
