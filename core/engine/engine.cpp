@@ -4,12 +4,13 @@ namespace astrolabe {
 
 uint64_t Engine::run(uint64_t max_events, TimeNs until) {
     uint64_t ran = 0;
-    // next_time() is asked even when nothing limits the time. Skipping it then (`until == kTimeNever ||`)
-    // saved 4% natively on the 1024-NPU asymmetric ring with every NPU simulated, but made the same run 33%
-    // slower in WebAssembly (4.7 -> 6.2 s under node, measured alternating builds): keep the plain loop.
-    while (ran < max_events && !queue_.empty() && queue_.next_time() <= until) {
-        TimeNs t;
-        Callback cb = queue_.pop(t);
+    // One queue call per event: pop_due checks the time limit itself against the slot being drained, so the
+    // loop asks no next_time() (an out-of-line call per event, and in WebAssembly every call spills the
+    // caller's live values). An earlier attempt to skip next_time() only without a time limit made the
+    // wasm build 33% slower (docs/performance.md, WebAssembly).
+    TimeNs t;
+    Callback cb;
+    while (ran < max_events && queue_.pop_due(until, t, cb)) {
         now_ = t;
         if (!cb) continue; // cancelled
         ++ran;

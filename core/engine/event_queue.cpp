@@ -53,7 +53,7 @@ void EventQueue::advance_to(TimeNs t) {
 }
 
 TimeNs EventQueue::next_time() const {
-    if (current_ != kNoSlot && cursor_ < slots_[current_].events.size()) return slots_[current_].time;
+    if (current_ != kNoSlot && cursor_ < slots_[current_].size) return slots_[current_].time;
     // An exhausted current slot (at window_) is still on the wheel until the next pop releases it.
     uint32_t offset = next_on_wheel(current_ != kNoSlot ? 1 : 0);
     if (offset < kWheel) return window_ + offset;
@@ -85,66 +85,59 @@ uint32_t EventQueue::overflow_slot_for(TimeNs t) {
     return slot;
 }
 
-uint32_t EventQueue::slot_for(TimeNs t) {
+uint32_t EventQueue::new_slot_for(TimeNs t) {
     if (t - window_ >= kWheel) return overflow_slot_for(t);
     const uint32_t at = static_cast<uint32_t>(t & kWheelMask);
-    uint32_t slot = wheel_[at];
-    if (slot == kNoSlot) {
-        slot = slots_.acquire();
-        slots_[slot].time = t;
-        wheel_[at] = slot;
-        mark(at);
-    }
+    const uint32_t slot = slots_.acquire();
+    slots_[slot].time = t;
+    wheel_[at] = slot;
+    mark(at);
     return slot;
 }
 
-// [SECTION] push, pop, cancel
-
-EventId EventQueue::push(TimeNs t, const Callback& cb) {
-    uint32_t slot;
-    if (current_ != kNoSlot && slots_[current_].time == t) {
-        slot = current_;
-    } else {
-        SIM_ASSERT(t >= window_ && (current_ == kNoSlot || t > slots_[current_].time),
-                   "an event may not be scheduled in the past");
-        slot = slot_for(t);
-    }
-    auto& events = slots_[slot].events;
-    events.push_back(cb);
-    ++pending_;
-    return EventId{t, static_cast<uint32_t>(events.size() - 1)};
+void EventQueue::grow(Slot& s) {
+    const uint32_t capacity = s.capacity ? 2 * s.capacity : 8;
+    std::unique_ptr<Callback[]> events(new Callback[capacity]);
+    for (uint32_t i = 0; i < s.size; ++i)
+        events[i] = s.events[i];
+    s.events = std::move(events);
+    s.capacity = capacity;
 }
+
+// [SECTION] push, pop, cancel
 
 void EventQueue::release_current() {
     const uint32_t at = static_cast<uint32_t>(slots_[current_].time & kWheelMask);
     wheel_[at] = kNoSlot;
     unmark(at);
-    slots_[current_].events.clear();
+    slots_[current_].size = 0;
     slots_.release(current_);
     current_ = kNoSlot;
     cursor_ = 0;
 }
 
-Callback EventQueue::pop(TimeNs& t) {
-    SIM_ASSERT(pending_ > 0, "pop from an empty event queue");
-    if (current_ != kNoSlot && cursor_ >= slots_[current_].events.size()) release_current();
-    if (current_ == kNoSlot) {
-        // Every overflow time lies after every wheel time, so the wheel goes first.
-        uint32_t offset = next_on_wheel(0);
-        advance_to(offset < kWheel ? window_ + offset : heap_.front().first);
-        current_ = wheel_[window_ & kWheelMask];
-        cursor_ = 0;
-    }
+bool EventQueue::pop_next_slot(TimeNs until, TimeNs& t, Callback& cb) {
+    if (pending_ == 0) return false;
+    if (current_ != kNoSlot) release_current(); // drained (pop_due only comes here then)
+    // Every overflow time lies after every wheel time, so the wheel goes first. The window moves only
+    // when the time is due: events may still be scheduled before a time that lies after `until`.
+    const uint32_t offset = next_on_wheel(0);
+    const TimeNs next = offset < kWheel ? window_ + offset : heap_.front().first;
+    if (next > until) return false;
+    advance_to(next);
+    current_ = wheel_[window_ & kWheelMask];
+    cursor_ = 1;
     --pending_;
-    t = slots_[current_].time;
-    return slots_[current_].events[cursor_++];
+    t = next;
+    cb = slots_[current_].events[0];
+    return true;
 }
 
 void EventQueue::cancel(EventId id) {
     if (!id.valid()) return;
     if (current_ != kNoSlot && slots_[current_].time == id.time) {
-        auto& events = slots_[current_].events;
-        if (id.index >= cursor_ && id.index < events.size()) events[id.index].target = nullptr;
+        Slot& s = slots_[current_];
+        if (id.index >= cursor_ && id.index < s.size) s.events[id.index].target = nullptr;
         return;
     }
     if (id.time < window_) return; // already ran
@@ -157,8 +150,8 @@ void EventQueue::cancel(EventId id) {
         if (slot == HashIndex::kNone) slot = kNoSlot;
     }
     if (slot == kNoSlot) return;
-    auto& events = slots_[slot].events;
-    if (id.index < events.size()) events[id.index].target = nullptr;
+    Slot& s = slots_[slot];
+    if (id.index < s.size) s.events[id.index].target = nullptr;
 }
 
 } // namespace astrolabe

@@ -13,6 +13,7 @@
 // anything can be pushed there directly, so each time's events keep their scheduling order.
 #pragma once
 
+#include "core/base/assert.h"
 #include "core/base/hash_index.h"
 #include "core/base/slab.h"
 #include "core/base/time.h"
@@ -20,6 +21,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace astrolabe {
@@ -40,19 +42,29 @@ public:
 
     // `t` must not be earlier than the time of the last popped event.
     EventId push(TimeNs t, const Callback& cb);
-    // Removes and returns the next event; `t` receives its time. Returns a null callback if the next
-    // event was cancelled (it still counts as popped).
-    Callback pop(TimeNs& t);
+    // Removes the next event if it is due at or before `until`: its time into `t`, its callback into `cb`
+    // (a null callback if it was cancelled; it still counts as popped). False, and nothing removed, when
+    // the queue is empty or the next event is later than `until`. One call per event: the time limit is
+    // checked against the slot being drained, so no separate next_time() per event.
+    bool pop_due(TimeNs until, TimeNs& t, Callback& cb);
     // Makes a pending event a no-op. Unknown or already-run events are ignored.
     void cancel(EventId id);
 
 private:
+    // A time's events. Not a std::vector: appending is the hottest store of the engine, and its check and
+    // store must sit inline in push() with only the growth out of line (libc++'s push_back was a call of
+    // its own per event in the wasm build, 6% of a full ring run under node). A released slot keeps its
+    // buffer.
     struct Slot {
         TimeNs time = 0;
-        std::vector<Callback> events;
+        uint32_t size = 0;
+        uint32_t capacity = 0;
+        std::unique_ptr<Callback[]> events;
     };
-    uint32_t slot_for(TimeNs t);
+    void grow(Slot& s);
+    uint32_t new_slot_for(TimeNs t); // t has no slot on the wheel: a new wheel slot, or the overflow's
     uint32_t overflow_slot_for(TimeNs t);
+    bool pop_next_slot(TimeNs until, TimeNs& t, Callback& cb); // the current slot is drained (or none)
     void release_current();
     void heap_push(TimeNs t, uint32_t slot);
     void heap_pop();
@@ -93,10 +105,41 @@ private:
     }
     static constexpr uint32_t kNoSlot = UINT32_MAX;
     uint32_t current_ = kNoSlot;    // the slot being drained
-    size_t cursor_ = 0;             // next event of the current slot
+    uint32_t cursor_ = 0;           // next event of the current slot
     TimeNs last_time_ = kTimeNever; // one-entry cache of slot_of_time_ (overflow times)
     uint32_t last_slot_ = kNoSlot;
     uint64_t pending_ = 0;
 };
+
+// [SECTION] the inline paths: appending to a known time, and popping inside the slot being drained
+
+inline EventId EventQueue::push(TimeNs t, const Callback& cb) {
+    uint32_t slot = current_;
+    if (slot == kNoSlot || slots_[slot].time != t) {
+        SIM_ASSERT(t >= window_ && (slot == kNoSlot || t > slots_[slot].time),
+                   "an event may not be scheduled in the past");
+        slot = t - window_ < kWheel ? wheel_[t & kWheelMask] : kNoSlot;
+        if (slot == kNoSlot) slot = new_slot_for(t);
+    }
+    Slot& s = slots_[slot];
+    if (s.size == s.capacity) grow(s);
+    s.events[s.size] = cb;
+    ++pending_;
+    return EventId{t, s.size++};
+}
+
+inline bool EventQueue::pop_due(TimeNs until, TimeNs& t, Callback& cb) {
+    if (current_ != kNoSlot) {
+        const Slot& s = slots_[current_];
+        if (cursor_ < s.size) {
+            if (s.time > until) return false;
+            t = s.time;
+            cb = s.events[cursor_++];
+            --pending_;
+            return true;
+        }
+    }
+    return pop_next_slot(until, t, cb);
+}
 
 } // namespace astrolabe
