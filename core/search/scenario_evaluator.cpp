@@ -80,6 +80,7 @@ bool ScenarioEvaluator::advance(double budget_ms) {
         worked = true;
         ++setup_pieces_;
         const double took = ms_since(p0);
+        last_piece_ms_ = took, last_piece_ = name;
         if (took > longest_piece_ms_) longest_piece_ms_ = took, longest_piece_ = name;
     }
     if (stage_ == Stage::Decided) return false;

@@ -52,6 +52,9 @@ public:
     uint32_t generate_pieces() const { return generate_pieces_; }
     double longest_piece_ms() const { return longest_piece_ms_; }
     const std::string& longest_piece() const { return longest_piece_; }
+    // The last piece done and how long it took (ms), for measurements piece by piece (advance(0)).
+    const std::string& last_piece() const { return last_piece_; }
+    double last_piece_ms() const { return last_piece_ms_; }
 
 private:
     // The last generated workload: points that change only network or collective knobs (most neighbours in a
@@ -88,6 +91,8 @@ private:
     uint32_t generate_pieces_ = 0;
     double longest_piece_ms_ = 0;
     std::string longest_piece_;
+    double last_piece_ms_ = 0;
+    std::string last_piece_;
 };
 
 } // namespace astrolabe::search
