@@ -26,6 +26,7 @@ struct PieceStats {
 // One set-up, a piece per advance(0), until the first simulation slice; prints the longest pieces by name.
 void measure(search::ScenarioEvaluator& ev, const std::string& text, const char* what) {
     std::map<std::string, PieceStats> by_name;
+    std::vector<std::pair<double, std::string>> each; // every piece: ms, "#N name"
     ev.begin(text);
     const auto t0 = std::chrono::steady_clock::now();
     uint32_t pieces = 0;
@@ -35,6 +36,7 @@ void measure(search::ScenarioEvaluator& ev, const std::string& text, const char*
         ++s.count;
         s.total_ms += ev.last_piece_ms();
         s.longest_ms = std::max(s.longest_ms, ev.last_piece_ms());
+        each.emplace_back(ev.last_piece_ms(), "#" + std::to_string(pieces) + " " + ev.last_piece());
     }
     const double total =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -46,6 +48,11 @@ void measure(search::ScenarioEvaluator& ev, const std::string& text, const char*
     for (const auto& [name, s] : rows)
         std::printf("  %-34s %5u pieces %9.1f ms total, longest %6.1f ms\n", name.c_str(), s.count,
                     s.total_ms, s.longest_ms);
+    std::sort(each.begin(), each.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::printf("  the 5 longest:");
+    for (size_t i = 0; i < std::min<size_t>(5, each.size()); ++i)
+        std::printf(" %.1f ms %s;", each[i].first, each[i].second.c_str());
+    std::printf("\n");
 }
 
 } // namespace
