@@ -11,7 +11,8 @@
 //  5. Cancel mid-run stops the search with a prefix of the CLI's log, and the page keeps running;
 //  6. a bad values list typed into a field shows a message naming the knob, and the app still searches;
 //  7. a measurement, not a check on time: the longest frame while the COSMIC-like benchmark space
-//     (bench/search_cosmic_network.json: GPT-3 175B on 1024 NPUs) sets up and simulates its first points.
+//     (bench/search_cosmic_network.json: GPT-3 175B on 1024 NPUs) sets up and simulates its first points,
+//     and while samples/search/cosmic.json's workload (128 micro-batches) is set up.
 // Screenshots: build/screenshots/search_*.png.
 'use strict';
 const { execFileSync } = require('child_process');
