@@ -7,7 +7,9 @@
 //   astrolabe_bench --write-asym DIR NPUS   (the asymmetric workload as .et files, for ASTRA-sim)
 //   astrolabe_bench --threads-profile --filter CASE  (the parts --threads spreads, at 1 and 2 threads;
 //                                                  generated-step cases only, bench/threads_profile.h)
-//   astrolabe_bench --windows NS --filter CASE   (also: how the run splits into windows of lookahead NS,
+//   astrolabe_bench --setup-pieces FILE [--runs N]  (a search point's set-up piece by piece,
+//   bench/setup_pieces.h) astrolabe_bench --windows NS --filter CASE   (also: how the run splits into windows
+//   of lookahead NS,
 //                                                  bench/window_profile.h; trace-file cases only)
 //
 // --filter keeps the cases whose name contains SUBSTRING, --skip drops them (e.g. --skip 32768 leaves out
@@ -18,6 +20,7 @@
 // build it is the heap size, which only grows, so there it is the peak so far.
 #include "bench/asym_workload.h"
 #include "bench/engine_microbench.h"
+#include "bench/setup_pieces.h"
 #ifdef ASTROLABE_BENCH_THREADS
 #include "bench/threads_profile.h"
 #endif
@@ -480,7 +483,7 @@ int write_asym(const std::string& dir, uint32_t npus) {
 
 int main(int argc, char** argv) {
     int runs = 3;
-    std::string filter, skip, json;
+    std::string filter, skip, json, setup;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--runs") && i + 1 < argc)
             runs = std::max(1, std::atoi(argv[++i]));
@@ -496,6 +499,8 @@ int main(int argc, char** argv) {
             g_threads_profile = true;
         else if (!std::strcmp(argv[i], "--windows") && i + 1 < argc)
             g_window_ns = static_cast<TimeNs>(std::max(1L, std::atol(argv[++i])));
+        else if (!std::strcmp(argv[i], "--setup-pieces") && i + 1 < argc)
+            setup = argv[++i];
         else if (!std::strcmp(argv[i], "--write-asym") && i + 2 < argc) {
             const long npus = std::atol(argv[i + 2]);
             if (npus < 2 || npus > (1 << 20)) die("--write-asym", "NPUS must be 2..1048576");
@@ -506,10 +511,12 @@ int main(int argc, char** argv) {
                 "usage: astrolabe_bench [--runs N] [--filter SUBSTRING] [--skip SUBSTRING] [--json FILE]\n"
                 "                       [--fast-ring on|off]\n"
                 "                       [--windows LOOKAHEAD_NS] [--threads-profile]\n"
-                "       astrolabe_bench --write-asym DIR NPUS\n");
+                "       astrolabe_bench --write-asym DIR NPUS\n"
+                "       astrolabe_bench --setup-pieces SPEC_OR_SCENARIO [--runs N]\n");
             return 2;
         }
     }
+    if (!setup.empty()) return bench::setup_pieces(setup, runs);
     std::printf("%-28s %6s %9s %11s %8s %8s %11s %8s %13s\n", "case", "NPUs", "simulated", "events", "load_s",
                 "wall_s", "events/s", "peak_MB", "simulated_ns");
     std::vector<Row> rows;

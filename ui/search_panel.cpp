@@ -35,11 +35,12 @@ bool text_field(const char* id, std::string& text, float width, float height = 0
     return edited;
 }
 
+// `value` -1 shows `none` (no item chosen).
 bool combo(View& view, const char* label, const char* id, int& value, const std::vector<const char*>& names,
-           float width) {
+           float width, const char* none = "") {
     bool changed = false;
     ImGui::SetNextItemWidth(width);
-    if (ImGui::BeginCombo(label, names[size_t(value)])) {
+    if (ImGui::BeginCombo(label, value >= 0 ? names[size_t(value)] : none)) {
         for (int i = 0; i < int(names.size()); ++i) {
             if (ImGui::Selectable(names[size_t(i)], i == value)) {
                 changed = value != i;
@@ -92,18 +93,36 @@ void adopt_base(App& app, View& view, const std::string& source) {
 void spec_row(App& app, View& view) {
     SearchState& st = view.search;
     const auto& specs = spec_samples(app.samples_root());
-    static int chosen = -1; // quick.json at first: the one that runs in seconds
-    if (chosen < 0)
+    // quick.json at first (the one that runs in seconds); after a load, what was loaded: a bundled spec's
+    // name, or -1 ("shared link") for a link whose spec is none of them.
+    static int chosen = -2;
+    static uint32_t seen_loads = 0;
+    if (chosen == -2)
         chosen = int(std::find(specs.begin(), specs.end(), "quick.json") - specs.begin()) %
                  int(std::max<size_t>(specs.size(), 1));
+    if (st.spec_loads() != seen_loads) {
+        seen_loads = st.spec_loads();
+        std::vector<std::pair<std::string, std::string>> bundled;
+        for (const auto& name : specs) {
+            auto text = host::read_file(app.samples_root() + "/search/" + name, "search spec");
+            if (text.is_ok()) bundled.emplace_back(name, text.value());
+        }
+        const std::string label = st.spec_label(bundled);
+        chosen = int(std::find(specs.begin(), specs.end(), label) - specs.begin());
+        if (size_t(chosen) == specs.size()) chosen = -1;
+    }
     if (!specs.empty()) {
         std::vector<const char*> names;
         for (const auto& s : specs)
             names.push_back(s.c_str());
         chosen = std::min(chosen, int(names.size()) - 1);
-        combo(view, "##spec", "search:spec_sample", chosen, names, 150);
+        combo(view, "##spec", "search:spec_sample", chosen, names, 150, "shared link");
+        st.spec_combo = chosen >= 0 ? specs[size_t(chosen)] : "shared link";
         ImGui::SameLine();
-        if (ImGui::Button("Load spec")) {
+        if (chosen < 0) ImGui::BeginDisabled(); // nothing bundled to load until one is picked
+        const bool load = ImGui::Button("Load spec");
+        if (chosen < 0) ImGui::EndDisabled();
+        if (load) {
             const std::string name = specs[size_t(chosen)];
             auto text = host::read_file(app.samples_root() + "/search/" + name, "search spec");
             if (!text.is_ok())
@@ -232,11 +251,19 @@ void status_line(const SearchState& st) {
 }
 
 // [SECTION] charts
+// The plot area and its data range. The range maps kInset px inside the frame, so a point at either end of
+// it (the best-so-far chart's last evaluation, the x range's ends) is drawn whole, not cut by the frame.
 struct Frame {
-    ImVec2 p0, p1; // the plot area
+    static constexpr float kInset =
+        7;         // more than the largest dot's radius (4.5) and the picked ring's (7 - 2)
+    ImVec2 p0, p1; // the frame
     double x0, x1, y0, y1;
-    float x(double v) const { return p0.x + float((v - x0) / (x1 - x0)) * (p1.x - p0.x); }
-    float y(double v) const { return p1.y - float((v - y0) / (y1 - y0)) * (p1.y - p0.y); }
+    float x(double v) const {
+        return p0.x + kInset + float((v - x0) / (x1 - x0)) * (p1.x - p0.x - 2 * kInset);
+    }
+    float y(double v) const {
+        return p1.y - kInset - float((v - y0) / (y1 - y0)) * (p1.y - p0.y - 2 * kInset);
+    }
 };
 
 const ImU32 kAxis = IM_COL32(140, 140, 140, 255);
@@ -273,7 +300,7 @@ void y_labels(ImDrawList* dl, const Frame& f, float left, const std::string& obj
     }
 }
 
-void best_chart(const SearchState& st, float w, float h) {
+void best_chart(View& view, const SearchState& st, float w, float h) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const auto& best = st.best_so_far();
@@ -290,14 +317,23 @@ void best_chart(const SearchState& st, float w, float h) {
              lo - pad, hi + pad, ("best so far (" + objective + ") against evaluations").c_str());
     if (empty) {
         no_points(dl, f);
+        view.rects.erase("search:best_last");
         ImGui::Dummy(ImVec2(w, h));
         return;
     }
     y_labels(dl, f, origin.x + 2, objective);
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.0f", f.x1);
-    dl->AddText(ImVec2(f.p1.x - ImGui::CalcTextSize(buf).x, f.p1.y + 3), kText, buf);
-    dl->AddText(ImVec2(f.p0.x, f.p1.y + 3), kText, "0");
+    dl->AddText(ImVec2(f.x(f.x1) - ImGui::CalcTextSize(buf).x / 2, f.p1.y + 3), kText, buf);
+    dl->AddText(ImVec2(f.x(0) - ImGui::CalcTextSize("0").x / 2, f.p1.y + 3), kText, "0");
+    // The plot and the last point's dot, for the browser tests' check that it is drawn whole.
+    view.rects["search:best_plot"] = WidgetRect{f.p0.x, f.p0.y, f.p1.x - f.p0.x, f.p1.y - f.p0.y};
+    for (size_t i = pts.size(); i-- > 0;)
+        if (pts[i].ok && !std::isnan(pts[i].objective)) {
+            const ImVec2 c(f.x(double(i)), f.y(pts[i].objective));
+            view.rects["search:best_last"] = WidgetRect{c.x - 2, c.y - 2, 4, 4};
+            break;
+        }
     for (size_t i = 0; i < pts.size(); ++i) // every point faintly, the best-so-far line on top
         if (pts[i].ok && !std::isnan(pts[i].objective))
             dl->AddCircleFilled(ImVec2(f.x(double(i)), f.y(pts[i].objective)), 2.0f,
@@ -339,6 +375,7 @@ void pareto_chart(App& app, View& view, float w, float h) {
         return;
     }
     y_labels(dl, f, origin.x + 2, "step_time");
+    view.rects["search:pareto_plot"] = WidgetRect{f.p0.x, f.p0.y, f.p1.x - f.p0.x, f.p1.y - f.p0.y};
     const std::string lo = cost_text(cx0), hi = cost_text(cx1);
     dl->AddText(ImVec2(f.x(cx0) - 4, f.p1.y + 3), kText, lo.c_str());
     dl->AddText(ImVec2(f.x(cx1) - ImGui::CalcTextSize(hi.c_str()).x + 4, f.p1.y + 3), kText, hi.c_str());
@@ -410,7 +447,7 @@ void draw_search_panel(App& app, View& view, Platform& platform) {
         ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "%s", view.share_error.c_str());
     const float w = (ImGui::GetContentRegionAvail().x - 8) / 2;
     const float h = std::max(150.0f, std::min(260.0f, ImGui::GetContentRegionAvail().y - 4));
-    best_chart(st, w, h);
+    best_chart(view, st, w, h);
     ImGui::SameLine(0, 8);
     pareto_chart(app, view, w, h);
 }

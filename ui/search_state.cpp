@@ -23,6 +23,7 @@ double ms_since(Clock::time_point t0) {
 }
 
 constexpr const char* kLinkKey = "search=";
+constexpr const char* kLinkSource = "search link"; // load_spec's source for a link's spec
 
 } // namespace
 
@@ -88,7 +89,23 @@ Status SearchState::load_spec(const std::string& text, const std::string& source
     form_ = std::move(form.value());
     auto_constraint_ = search::parallelism_constraint(form_.base);
     message_.clear();
+    spec_source_ = source;
+    auto composed = spec_text();
+    loaded_spec_ = composed.is_ok() ? composed.value() : std::string();
+    ++spec_loads_;
     return Status::ok();
+}
+
+std::string SearchState::spec_label(const std::vector<std::pair<std::string, std::string>>& bundled) const {
+    if (spec_source_ != kLinkSource) return spec_source_;
+    // A link carries the form as spec text: a bundled spec shared unchanged composes to the same text.
+    for (const auto& [name, text] : bundled) {
+        auto form = search::spec_form(text, name);
+        if (!form.is_ok()) continue;
+        auto composed = search::compose_spec(form.value());
+        if (composed.is_ok() && !loaded_spec_.empty() && composed.value() == loaded_spec_) return name;
+    }
+    return "shared link";
 }
 
 // [SECTION] run
@@ -267,7 +284,7 @@ Status SearchState::load_link(const std::string& link) {
     auto text = decode_share_link("s=" + value);
     Result<search::SearchLink> parsed = text.is_ok() ? search::parse_search_link(text.value(), "search link")
                                                      : Result<search::SearchLink>(text.status());
-    Status loaded = parsed.is_ok() ? load_spec(parsed.value().spec, "search link") : parsed.status();
+    Status loaded = parsed.is_ok() ? load_spec(parsed.value().spec, kLinkSource) : parsed.status();
     if (!loaded.is_ok()) {
         message_ = "search link: " + loaded.message();
         return Status::error(message_);
@@ -299,6 +316,7 @@ std::string SearchState::summary_json() const {
     char piece[64];
     std::snprintf(piece, sizeof piece, "%.1f ms ", longest_piece_ms_);
     w.field("longest_piece", longest_piece_.empty() ? std::string() : piece + longest_piece_);
+    w.field("spec_combo", spec_combo);
     w.field("constraints", form_.constraints);
     w.key("ticked").begin_array();
     for (const auto& f : form_.fields)

@@ -11,6 +11,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace astrolabe::ui {
@@ -43,6 +44,14 @@ public:
     // Takes a spec's knobs, constraints, objective and other keys; its base is form().base, which the caller
     // loads into the scenario editor. On error the form is unchanged and message() says why.
     Status load_spec(const std::string& text, const std::string& source);
+    // What the form was last loaded from, for the spec combo: `source` of the last load_spec ("quick.json"),
+    // or for a search link the bundled spec (name, file text) whose form is the link's, else "shared link";
+    // "" before any load. load_link loads with source "search link".
+    std::string spec_label(const std::vector<std::pair<std::string, std::string>>& bundled) const;
+    // Counts the loads, so that a front end notices a new one.
+    uint32_t spec_loads() const { return spec_loads_; }
+    // What the spec combo shows (the panel sets it as it draws), in summary_json() for the browser tests.
+    std::string spec_combo;
     int agent = 1; // index into agents()
     int budget = 60;
     int seed = 1;
@@ -85,7 +94,8 @@ public:
     Status load_link(const std::string& link);
 
     // {"phase", "evaluations", "budget", "best_step_time_ns", "pareto", "message", "ticked": [...],
-    //  "longest_piece": the longest uncut piece of a point's set-up, "12.3 ms generate" (a measurement), ...}
+    //  "longest_piece": the longest uncut piece of a point's set-up, "12.3 ms generate" (a measurement),
+    //  "spec_combo": what the spec combo shows, ...}
     // for window.astrolabe.searchState() and the browser tests.
     std::string summary_json() const;
 
@@ -95,6 +105,9 @@ private:
 
     search::SpecForm form_;
     std::string auto_constraint_; // the pre-filled constraint of the current base
+    std::string spec_source_;     // the last load_spec's source, and the form it gave as spec text
+    std::string loaded_spec_;
+    uint32_t spec_loads_ = 0;
     SearchPhase phase_ = SearchPhase::Idle;
     std::string message_;
     std::unique_ptr<search::SearchRun> run_;

@@ -81,6 +81,10 @@ ui::Platform& platform() {
     static BrowserPlatform p;
     return p;
 }
+ui::InputTrickle& input() {
+    static ui::InputTrickle q;
+    return q;
+}
 
 } // namespace astrolabe::wasm
 
@@ -259,6 +263,7 @@ EMSCRIPTEN_KEEPALIVE const char* astro_view_state() {
     out += ", \"previous_total_ns\": " + (prev ? std::to_string(prev->total_ns) : "null");
     out += ", \"latest_total_ns\": " + (cur ? std::to_string(cur->total_ns) : "null");
     out += ", \"runs_done\": " + std::to_string(cur ? cur->number : 0);
+    out += ", \"input_pending\": " + std::to_string(astrolabe::wasm::input().pending());
     out += ", \"critical_path_nodes\": " +
            std::to_string(app().result() ? app().critical_path().steps.size() : 0);
     if (v.hovered_device >= 0) out += ", \"hovered_name\": " + str(v.layout.name(uint32_t(v.hovered_device)));

@@ -32,6 +32,29 @@ void on_scroll(GLFWwindow* window, double dx, double dy) {
     ImGui_ImplGlfw_ScrollCallback(window, -dx * per_unit, -dy * per_unit);
 }
 
+// Keys and characters wait in a queue and reach ImGui a frame at a time (ui/input_trickle.h): ImGui 1.86
+// lost a key pressed and released between two frames.
+void on_key(GLFWwindow*, int key, int scancode, int action, int mods) {
+    astrolabe::wasm::input().push({astrolabe::ui::InputEvent::Kind::Key, key, scancode, action, mods, 0});
+}
+void on_char(GLFWwindow*, unsigned c) {
+    astrolabe::wasm::input().push({astrolabe::ui::InputEvent::Kind::Char, 0, 0, 0, 0, c});
+}
+bool imgui_acts_on(int key) {
+    const ImGuiIO& io = ImGui::GetIO();
+    for (int k : io.KeyMap)
+        if (k == key) return true;
+    return key >= GLFW_KEY_LEFT_SHIFT && key <= GLFW_KEY_RIGHT_SUPER; // the modifiers
+}
+void feed_input() {
+    for (const auto& e : astrolabe::wasm::input().take_frame(imgui_acts_on)) {
+        if (e.kind == astrolabe::ui::InputEvent::Kind::Key)
+            ImGui_ImplGlfw_KeyCallback(g_window, e.key, e.scancode, e.action, e.mods);
+        else
+            ImGui_ImplGlfw_CharCallback(g_window, e.ch);
+    }
+}
+
 // Simulation time per frame: enough to make progress, little enough to keep 30+ frames per second.
 constexpr double kStepBudgetMs = 12.0;
 
@@ -42,6 +65,7 @@ void frame() {
     if (w > 0 && h > 0 && (w != cw || h != ch)) glfwSetWindowSize(g_window, w, h);
 
     glfwPollEvents();
+    feed_input();
     astrolabe::wasm::app().step(kStepBudgetMs);
     astrolabe::wasm::view().search.step(kStepBudgetMs); // the Search tab's points, a few per frame
 
@@ -83,6 +107,8 @@ int main() {
     ImGui::StyleColorsDark();
     ImGui_ImplGlfw_InitForOpenGL(g_window, true);
     glfwSetScrollCallback(g_window, on_scroll); // replaces the backend's; on_scroll forwards to it
+    glfwSetKeyCallback(g_window, on_key);       // the same: queued, then forwarded by feed_input()
+    glfwSetCharCallback(g_window, on_char);
     ImGui_ImplOpenGL3_Init("#version 300 es");
 
     astrolabe::wasm::app(); // lists the bundled samples now, before the first frame

@@ -2,6 +2,7 @@
 // the plan for --dry-run.
 #include "core/generate/transformer.h"
 
+#include "core/base/assert.h"
 #include "core/generate/transformer_internal.h"
 #include "core/trace/trace_reader.h"
 
@@ -9,8 +10,9 @@
 
 namespace astrolabe::generate {
 
-trace::Trace transformer_trace(const TransformerParams& p, const ParallelLayout& layout, uint32_t rank) {
-    trace::Trace t;
+TransformerTraceBuild::TransformerTraceBuild(const TransformerParams& p, const ParallelLayout& layout,
+                                             uint32_t rank) {
+    trace::Trace& t = trace_;
     t.source = "transformer." + std::to_string(rank) + ".et";
     t.metadata.version = "0.0.4";
     trace::Attribute schema;
@@ -28,11 +30,28 @@ trace::Trace transformer_trace(const TransformerParams& p, const ParallelLayout&
         t.metadata.attrs.push_back(std::move(order));
     }
     t.verbatim_attrs = true;
-    if (p.phase == Phase::Training)
-        build_training(p, layout, rank, t);
-    else
-        build_inference(p, layout, rank, t);
-    return t;
+    steps_ =
+        p.phase == Phase::Training ? training_steps(p, layout, rank, t) : inference_steps(p, layout, rank, t);
+}
+
+TransformerTraceBuild::~TransformerTraceBuild() = default;
+
+bool TransformerTraceBuild::step() {
+    if (!done_) done_ = !steps_->step(layers_per_step);
+    return !done_;
+}
+
+trace::Trace TransformerTraceBuild::take() {
+    SIM_ASSERT(done_, "TransformerTraceBuild::take before the last step");
+    steps_.reset(); // it refers to trace_
+    return std::move(trace_);
+}
+
+trace::Trace transformer_trace(const TransformerParams& p, const ParallelLayout& layout, uint32_t rank) {
+    TransformerTraceBuild build(p, layout, rank);
+    while (build.step()) {
+    }
+    return build.take();
 }
 
 namespace {

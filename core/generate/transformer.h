@@ -17,12 +17,40 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 
 namespace astrolabe::generate {
 
-// The trace of one rank (training or inference, by p.phase). `p` must have passed check().
+// The trace of one rank (training or inference, by p.phase). `p` must have passed check(). Runs
+// TransformerTraceBuild to the end.
 trace::Trace transformer_trace(const TransformerParams& p, const ParallelLayout& layout, uint32_t rank);
+
+class RankTraceSteps; // transformer_internal.h
+
+// transformer_trace in pieces of a few layers, for a front end that must not block for long (the
+// browser's search makes a 96-layer stage of 8 micro-batches, about 55 ms at once, between frames). The
+// pieces append the same nodes in the same order as one build, so how it is cut cannot change the trace.
+class TransformerTraceBuild {
+public:
+    // `p` and `layout` must outlive the build.
+    TransformerTraceBuild(const TransformerParams& p, const ParallelLayout& layout, uint32_t rank);
+    ~TransformerTraceBuild();
+    TransformerTraceBuild(const TransformerTraceBuild&) = delete; // the builder refers to trace_
+    TransformerTraceBuild& operator=(const TransformerTraceBuild&) = delete;
+    // Appends at most `layers_per_step` layer passes (a layer's forward or backward for one micro-batch,
+    // with the sends, receives and embeddings next to them). True while more remains.
+    bool step();
+    // The trace; after step() returned false.
+    trace::Trace take();
+    // 8: about 2 ms for a GPT-3 175B layer pass of one micro-batch's natively (0.25 ms each).
+    uint32_t layers_per_step = 8;
+
+private:
+    trace::Trace trace_;
+    std::unique_ptr<RankTraceSteps> steps_;
+    bool done_ = false;
+};
 
 // Checks `p`, then writes every rank's trace and (when groups are used) the comm-group JSON to `sink`.
 // `progress(done, total)` is called after each rank.

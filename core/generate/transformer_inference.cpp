@@ -5,6 +5,8 @@
 #include "core/generate/chain_emitter.h"
 #include "core/generate/transformer_internal.h"
 
+#include <algorithm>
+#include <memory>
 #include <string>
 
 namespace astrolabe::generate {
@@ -25,11 +27,29 @@ public:
         : ChainEmitter(p, layout, rank, t, samples_per_rank(p) * (p.phase == Phase::Prefill ? p.seq : 1)),
           samples_(samples_per_rank(p)) {}
 
-    void build() {
+    // Appends the next passes: at most `layers` layers of one (step, micro-batch) pass each, with the
+    // sends, receives, logits and sampling between them. True while passes remain. The nodes and their order
+    // are the same however it is cut.
+    bool step(uint32_t layers) {
         const uint64_t steps = p_.phase == Phase::Decode ? p_.decode_steps : 1;
-        for (uint64_t s = 0; s < steps; ++s)
-            for (uint64_t mb = 0; mb < p_.microbatches(); ++mb)
-                step(s, mb);
+        const uint64_t m = p_.microbatches(), L = layers_per_stage_;
+        uint32_t done = 0;
+        while (pass_ < steps * m) {
+            if (done >= std::max(1u, layers)) return true;
+            const uint64_t s = pass_ / m, mb = pass_ % m; // steps outermost, then micro-batches
+            if (at_ == 0) {
+                head(s, mb);
+                ++at_;
+            } else if (at_ <= L) {
+                layer(s, mb, first_layer_ + at_ - 1);
+                ++at_, ++done;
+            } else {
+                tail(s, mb);
+                ++pass_;
+                at_ = 0;
+            }
+        }
+        return false;
     }
 
 private:
@@ -44,9 +64,13 @@ private:
     }
 
     void layer(uint64_t s, uint64_t mb, uint64_t l);
-    void step(uint64_t s, uint64_t mb);
+    // One (step, micro-batch) pass is head, the stage's layers, tail.
+    void head(uint64_t s, uint64_t mb);
+    void tail(uint64_t s, uint64_t mb);
 
-    uint64_t samples_; // samples_per_rank()
+    uint64_t samples_;  // samples_per_rank()
+    uint64_t pass_ = 0; // the (step, micro-batch) pass step() works on: step * micro-batches + micro-batch
+    uint64_t at_ = 0;   // within it: 0 its head, 1..L its layers, L + 1 its tail
 };
 
 void InferenceBuilder::layer(uint64_t s, uint64_t mb, uint64_t l) {
@@ -75,7 +99,9 @@ void InferenceBuilder::layer(uint64_t s, uint64_t mb, uint64_t l) {
     elem(n + "ffn_residual", 1);
 }
 
-void InferenceBuilder::step(uint64_t s, uint64_t mb) {
+// The activations from the previous stage, or (first stage) the embedding of the prompt or of the tokens
+// the last stage sampled.
+void InferenceBuilder::head(uint64_t s, uint64_t mb) {
     const ModelDims& D = dims_;
     const std::string n = "s" + std::to_string(s) + ".mb" + std::to_string(mb) + ".";
     const uint64_t act = D.T * D.d * D.E;
@@ -92,8 +118,13 @@ void InferenceBuilder::step(uint64_t s, uint64_t mb) {
         }
         gemm(n + "in_emb", D.T, D.d, D.v_tp);
     }
-    for (uint64_t l = first_layer_; l < first_layer_ + layers_per_stage_; ++l)
-        layer(s, mb, l);
+}
+
+// The activations to the next stage, or (last stage) the logits, sampling, and the tokens back to the first.
+void InferenceBuilder::tail(uint64_t s, uint64_t mb) {
+    const ModelDims& D = dims_;
+    const std::string n = "s" + std::to_string(s) + ".mb" + std::to_string(mb) + ".";
+    const uint64_t act = D.T * D.d * D.E;
     if (c_.pp + 1 < p_.pp) {
         RankCoord next = c_;
         next.pp += 1;
@@ -114,9 +145,15 @@ void InferenceBuilder::step(uint64_t s, uint64_t mb) {
 
 } // namespace
 
-void build_inference(const TransformerParams& p, const ParallelLayout& layout, uint32_t rank,
-                     trace::Trace& t) {
-    InferenceBuilder(p, layout, rank, t).build();
+std::unique_ptr<RankTraceSteps> inference_steps(const TransformerParams& p, const ParallelLayout& layout,
+                                                uint32_t rank, trace::Trace& t) {
+    struct Steps final : RankTraceSteps {
+        Steps(const TransformerParams& p, const ParallelLayout& layout, uint32_t rank, trace::Trace& t)
+            : b(p, layout, rank, t) {}
+        bool step(uint32_t layers) override { return b.step(layers); }
+        InferenceBuilder b;
+    };
+    return std::make_unique<Steps>(p, layout, rank, t);
 }
 
 } // namespace astrolabe::generate

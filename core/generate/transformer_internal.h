@@ -6,6 +6,7 @@
 #include "core/trace/trace_types.h"
 
 #include <cstdint>
+#include <memory>
 
 namespace astrolabe::generate {
 
@@ -13,9 +14,19 @@ inline uint64_t ceil_div(uint64_t a, uint64_t b) {
     return b ? (a + b - 1) / b : a;
 }
 
-// Appends rank `rank`'s nodes for one training step / the inference steps to `t`.
-void build_training(const TransformerParams& p, const ParallelLayout& layout, uint32_t rank, trace::Trace& t);
-void build_inference(const TransformerParams& p, const ParallelLayout& layout, uint32_t rank,
-                     trace::Trace& t);
+// One rank's trace made a few layers at a time (TransformerTraceBuild, transformer.h): each step() appends
+// at most `layers` layer passes with what lies between them, in the order a whole build appends them.
+class RankTraceSteps {
+public:
+    virtual ~RankTraceSteps() = default;
+    virtual bool step(uint32_t layers) = 0; // true while more remains
+};
+
+// The builders for one training step / the inference steps of rank `rank`, appending to `t` (which must
+// outlive them).
+std::unique_ptr<RankTraceSteps> training_steps(const TransformerParams& p, const ParallelLayout& layout,
+                                               uint32_t rank, trace::Trace& t);
+std::unique_ptr<RankTraceSteps> inference_steps(const TransformerParams& p, const ParallelLayout& layout,
+                                                uint32_t rank, trace::Trace& t);
 
 } // namespace astrolabe::generate

@@ -12,12 +12,18 @@ TransformerTranslations::TransformerTranslations(const TransformerParams& p,
                                                  std::function<void(uint32_t, trace::Trace&&)> keep)
     : p_(p), layout_(p), keep_(std::move(keep)) {}
 
+TransformerTranslations::~TransformerTranslations() = default;
+
 bool TransformerTranslations::step() {
     if (learned()) return false;
     RankCoord c;
-    c.pp = next_stage_++;
+    c.pp = next_stage_;
     const uint32_t rank = layout_.rank(c);
-    trace::Trace t = rank_trace(rank);
+    if (!making_) making_ = std::make_unique<TransformerTraceBuild>(p_, layout_, rank);
+    if (making_->step()) return true;
+    trace::Trace t = making_->take();
+    making_.reset();
+    ++next_stage_;
     for (const trace::Node& n : t.nodes) {
         if (n.type == trace::NodeType::CommColl) {
             int k = layout_.kind_of(n.pg_name.value_or(""));

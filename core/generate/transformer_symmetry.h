@@ -7,16 +7,18 @@
 // moving every rank along a digit of the rank number that stays below the pipeline coordinate maps each
 // trace onto its image's, provided each group moves onto the image's own group of that kind, in a
 // rotation of its member order. That last part is checked here on the layout's group lists.
-// This never looks at more than one trace per stage, and makes those one per step() call, so that a front
-// end that must not block (the browser's search) can spread them over frames.
+// This never looks at more than one trace per stage, and makes those a few layers per step() call, so that a
+// front end that must not block (the browser's search) can spread them over frames.
 #pragma once
 
 #include "core/generate/parallel_layout.h"
+#include "core/generate/transformer.h"
 #include "core/generate/transformer_params.h"
 #include "core/trace/trace_types.h"
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 namespace astrolabe::generate {
@@ -28,8 +30,11 @@ public:
     // are handed to `keep` (rank, trace), when given, so that they need not be made again.
     explicit TransformerTranslations(const TransformerParams& p,
                                      std::function<void(uint32_t, trace::Trace&&)> keep = {});
-    // Makes and reads the next pipeline stage's trace: one stage per call, in stage order. True while
-    // stages remain.
+    ~TransformerTranslations();
+    TransformerTranslations(const TransformerTranslations&) = delete; // a stage being made refers to p_
+    TransformerTranslations& operator=(const TransformerTranslations&) = delete;
+    // Makes the next pipeline stage's trace a piece at a time (TransformerTraceBuild: a few layers per
+    // call), in stage order, and reads it once it is whole. True while stages remain.
     bool step();
     bool learned() const { return next_stage_ >= p_.pp; }
 
@@ -57,7 +62,8 @@ private:
     uint32_t kinds_used_ = 0; // bit k: some collective uses GroupKind k's groups
     uint64_t peer_gcd_ = 0;   // gcd of every |peer - rank| of the stages' traces (0: no peers)
     std::function<void(uint32_t, trace::Trace&&)> keep_;
-    uint32_t next_stage_ = 0; // the stage step() reads next
+    uint32_t next_stage_ = 0;                       // the stage step() reads next
+    std::unique_ptr<TransformerTraceBuild> making_; // its trace, while being made
 };
 
 } // namespace astrolabe::generate

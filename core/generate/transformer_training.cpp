@@ -12,6 +12,8 @@
 #include "core/generate/transformer.h"
 #include "core/generate/transformer_internal.h"
 
+#include <algorithm>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -30,7 +32,10 @@ public:
         grad_colls_.assign(layers_per_stage_, {});
     }
 
-    void build();
+    // Appends the next passes of the schedule: at most `layers` layer passes (forward or backward of one
+    // layer for one micro-batch) with the sends, receives and embeddings between them; the optimizer step is
+    // one more. True while the schedule has more. The nodes and their order are the same however it is cut.
+    bool step(uint32_t layers);
 
 private:
     // [SECTION] Chain helpers
@@ -55,12 +60,20 @@ private:
     void layer_backward(uint64_t mb, uint64_t layer);
     void weight_gather(const std::string& n);
     void grad_sync(uint64_t mb, uint64_t layer_local, uint64_t after);
-    void forward(uint64_t mb);
-    void backward(uint64_t mb);
+    void forward_head(uint64_t mb);
+    void forward_tail(uint64_t mb);
+    void backward_head(uint64_t mb);
+    void backward_tail(uint64_t mb);
     void optimizer_step();
+    // The 1F1B schedule of this stage, in order: a micro-batch's forward or backward, then the optimizer.
+    enum class Pass : uint8_t { Forward, Backward, Optimizer };
+    std::vector<std::pair<Pass, uint64_t>> schedule() const;
 
     std::vector<std::vector<uint64_t>> grad_colls_; // per local layer: its gradient collectives
     std::vector<uint64_t> emb_grads_;               // the embedding weight-gradient GEMMs
+    std::vector<std::pair<Pass, uint64_t>> passes_; // schedule(), made by the first step()
+    size_t pass_ = 0;                               // the pass step() works on
+    uint64_t at_ = 0; // within a micro-batch's pass: 0 its head, 1..L its layers, L + 1 its tail
 };
 
 // [SECTION] Layer forward
@@ -189,7 +202,9 @@ uint32_t p2p_tag(uint64_t boundary, uint64_t mb, uint64_t microbatches, bool bac
     return static_cast<uint32_t>(1 + 2 * (boundary * microbatches + mb) + (backward ? 1 : 0));
 }
 
-void TrainingBuilder::forward(uint64_t mb) {
+// A forward pass: the activations from the previous stage (or the input embedding), then the stage's
+// layers (step()), then the activations to the next stage (or the output embedding and the loss).
+void TrainingBuilder::forward_head(uint64_t mb) {
     const ModelDims& D = dims_;
     const std::string n = "mb" + std::to_string(mb) + ".";
     const uint64_t m = p_.microbatches();
@@ -201,8 +216,12 @@ void TrainingBuilder::forward(uint64_t mb) {
     } else {
         gemm(n + "in_emb", D.T, D.d, D.v_emb); // a one-hot matmul, as STAGE models the lookup
     }
-    for (uint64_t l = first_layer_; l < first_layer_ + layers_per_stage_; ++l)
-        layer_forward(mb, l, "");
+}
+
+void TrainingBuilder::forward_tail(uint64_t mb) {
+    const ModelDims& D = dims_;
+    const std::string n = "mb" + std::to_string(mb) + ".";
+    const uint64_t m = p_.microbatches();
     if (c_.pp + 1 < p_.pp) {
         RankCoord next = c_;
         next.pp += 1;
@@ -213,7 +232,9 @@ void TrainingBuilder::forward(uint64_t mb) {
     }
 }
 
-void TrainingBuilder::backward(uint64_t mb) {
+// A backward pass: the gradient from the next stage (or the loss's), the layers in reverse (step()), then
+// the gradient to the previous stage (or the input embedding's gradients).
+void TrainingBuilder::backward_head(uint64_t mb) {
     const ModelDims& D = dims_;
     const std::string n = "mb" + std::to_string(mb) + ".";
     const uint64_t m = p_.microbatches();
@@ -226,8 +247,12 @@ void TrainingBuilder::backward(uint64_t mb) {
         emb_grads_.push_back(gemm(n + "out_emb_dw", D.d, D.v_emb, D.T));
         gemm(n + "out_emb_dx", D.T, D.d, D.v_emb);
     }
-    for (uint64_t l = first_layer_ + layers_per_stage_; l-- > first_layer_;)
-        layer_backward(mb, l);
+}
+
+void TrainingBuilder::backward_tail(uint64_t mb) {
+    const ModelDims& D = dims_;
+    const std::string n = "mb" + std::to_string(mb) + ".";
+    const uint64_t m = p_.microbatches();
     if (c_.pp > 0) {
         RankCoord prev = c_;
         prev.pp -= 1;
@@ -249,7 +274,7 @@ void TrainingBuilder::optimizer_step() {
     const bool has_emb = c_.pp == 0 || c_.pp + 1 == p_.pp;
     const int copies = (c_.pp == 0) + (c_.pp + 1 == p_.pp); // pp 1: both tables on one rank
     for (int e = 0; has_emb && e < copies; ++e) {
-        // With pp 1 both tables are here; backward() records out_emb's gradient before in_emb's.
+        // With pp 1 both tables are here; backward_head() records out_emb's gradient before in_emb's.
         const std::string n =
             copies == 2 ? (e == 0 ? "out_emb." : "in_emb.") : (c_.pp == 0 ? "in_emb." : "out_emb.");
         uint64_t acc = em_.comp(n + "grad_accumulate", emb, 2 * emb * D.Eg, {cursor_});
@@ -278,25 +303,63 @@ void TrainingBuilder::optimizer_step() {
     }
 }
 
-void TrainingBuilder::build() {
+// 1F1B: warm-up forwards (one fewer per later stage), then forward and backward alternating, then the
+// remaining backwards, then the optimizer.
+std::vector<std::pair<TrainingBuilder::Pass, uint64_t>> TrainingBuilder::schedule() const {
+    std::vector<std::pair<Pass, uint64_t>> out;
     const uint64_t m = p_.microbatches();
     const uint64_t warmup = std::min<uint64_t>(p_.pp - c_.pp - 1, m);
     for (uint64_t i = 0; i < warmup; ++i)
-        forward(i);
+        out.emplace_back(Pass::Forward, i);
     for (uint64_t i = 0; i + warmup < m; ++i) {
-        forward(i + warmup);
-        backward(i);
+        out.emplace_back(Pass::Forward, i + warmup);
+        out.emplace_back(Pass::Backward, i);
     }
     for (uint64_t i = m - warmup; i < m; ++i)
-        backward(i);
-    optimizer_step();
+        out.emplace_back(Pass::Backward, i);
+    out.emplace_back(Pass::Optimizer, 0);
+    return out;
+}
+
+bool TrainingBuilder::step(uint32_t layers) {
+    if (passes_.empty()) passes_ = schedule();
+    const uint64_t L = layers_per_stage_;
+    uint32_t done = 0;
+    while (pass_ < passes_.size()) {
+        if (done >= std::max(1u, layers)) return true;
+        const auto [pass, mb] = passes_[pass_];
+        if (pass == Pass::Optimizer) {
+            optimizer_step();
+            ++pass_, ++done;
+        } else if (at_ == 0) {
+            pass == Pass::Forward ? forward_head(mb) : backward_head(mb);
+            ++at_;
+        } else if (at_ <= L) { // forward in layer order, backward in reverse
+            if (pass == Pass::Forward)
+                layer_forward(mb, first_layer_ + at_ - 1, "");
+            else
+                layer_backward(mb, first_layer_ + L - at_);
+            ++at_, ++done;
+        } else {
+            pass == Pass::Forward ? forward_tail(mb) : backward_tail(mb);
+            ++pass_;
+            at_ = 0;
+        }
+    }
+    return false;
 }
 
 } // namespace
 
-void build_training(const TransformerParams& p, const ParallelLayout& layout, uint32_t rank,
-                    trace::Trace& t) {
-    TrainingBuilder(p, layout, rank, t).build();
+std::unique_ptr<RankTraceSteps> training_steps(const TransformerParams& p, const ParallelLayout& layout,
+                                               uint32_t rank, trace::Trace& t) {
+    struct Steps final : RankTraceSteps {
+        Steps(const TransformerParams& p, const ParallelLayout& layout, uint32_t rank, trace::Trace& t)
+            : b(p, layout, rank, t) {}
+        bool step(uint32_t layers) override { return b.step(layers); }
+        TrainingBuilder b;
+    };
+    return std::make_unique<Steps>(p, layout, rank, t);
 }
 
 } // namespace astrolabe::generate

@@ -71,15 +71,17 @@ bool ScenarioEvaluator::advance(double budget_ms) {
     while (stage_ != Stage::Run && stage_ != Stage::Decided) {
         if (worked && ms_since(t0) >= budget_ms) return true;
         const auto p0 = std::chrono::steady_clock::now();
-        const std::string name = stage_ == Stage::Build            ? "build: " + build_->stage_name()
-                                 : stage_ == Stage::Parse          ? "parse"
-                                 : stage_ == Stage::GenerateStages ? "generate: stage"
-                                                                   : "generate";
+        const std::string name = stage_ == Stage::Build   ? "build: " + build_->stage_name()
+                                 : stage_ == Stage::Parse ? "parse"
+                                 : stage_ == Stage::GenerateStages
+                                     ? std::string("generate: ") + generating_->piece_name()
+                                     : "generate";
         if (stage_ == Stage::Generate || stage_ == Stage::GenerateStages) ++generate_pieces_;
         piece();
         worked = true;
         ++setup_pieces_;
         const double took = ms_since(p0);
+        last_piece_ms_ = took, last_piece_ = name;
         if (took > longest_piece_ms_) longest_piece_ms_ = took, longest_piece_ = name;
     }
     if (stage_ == Stage::Decided) return false;

@@ -41,10 +41,10 @@ public:
     EvalResult finish();
     // Events per slice of advance() (a slice is never cut, so this bounds the time a frame can overrun).
     uint64_t slice_events = uint64_t(1) << 16;
-    // Graphs built or copied per piece of the set-up. 2: a 96-layer stage graph of 8 micro-batches takes
-    // about 30 ms to build, so two are about as long as the generator's longest piece (making a stage's
-    // trace); 4 made the distinct graphs the longest piece once generation was cut.
-    uint32_t graphs_per_piece = 2;
+    // Graphs built or copied per piece of the set-up. 1: a 96-layer stage graph of GPT-3 175B with 128
+    // micro-batches (samples/search/cosmic.json) takes about 30 ms to decode and build, the longest piece
+    // once generation and the symmetry's group check were cut (2 made it 60 ms).
+    uint32_t graphs_per_piece = 1;
     // Pieces of the current point's set-up done so far, and the longest one (ms) with its name, for tests
     // and measurements.
     uint32_t setup_pieces() const { return setup_pieces_; }
@@ -52,6 +52,9 @@ public:
     uint32_t generate_pieces() const { return generate_pieces_; }
     double longest_piece_ms() const { return longest_piece_ms_; }
     const std::string& longest_piece() const { return longest_piece_; }
+    // The last piece done and how long it took (ms), for measurements piece by piece (advance(0)).
+    const std::string& last_piece() const { return last_piece_; }
+    double last_piece_ms() const { return last_piece_ms_; }
 
 private:
     // The last generated workload: points that change only network or collective knobs (most neighbours in a
@@ -88,6 +91,8 @@ private:
     uint32_t generate_pieces_ = 0;
     double longest_piece_ms_ = 0;
     std::string longest_piece_;
+    double last_piece_ms_ = 0;
+    std::string last_piece_;
 };
 
 } // namespace astrolabe::search

@@ -369,8 +369,7 @@ bool SimulationBuild::step() {
             stage_ = Stage::Symmetry;
         break;
     case Stage::Symmetry:
-        symmetry();
-        stage_ = Stage::Graphs;
+        if (!symmetry()) stage_ = Stage::Graphs;
         break;
     case Stage::Graphs:
         // Graphs a generator left to build on demand: the representatives', or all of them without symmetry.
@@ -455,13 +454,17 @@ void SimulationBuild::check() {
     Simulation::make_network(p, in, n);
 }
 
-// The largest symmetry of the inputs (one representative NPU per class), which the network folds onto.
-void SimulationBuild::symmetry() {
+// The largest symmetry of the inputs (one representative NPU per class), which the network folds onto: the
+// group check a piece at a time (true while it goes on), then the symmetry taken.
+bool SimulationBuild::symmetry() {
     Simulation::Parts& p = *parts_;
     const SimulationInput& in = sim_->input_;
     if (in.symmetry) {
-        std::string why_not;
-        p.symmetry = close_symmetry(sim_->input_, std::move(candidate_), why_not);
+        if (!closing_) closing_ = std::make_unique<SymmetryClosing>(sim_->input_, std::move(candidate_));
+        if (closing_->step(symmetry_nodes_per_step)) return true;
+        const std::string why_not = closing_->why_not();
+        p.symmetry = closing_->symmetry();
+        closing_.reset();
         p.symmetry.precompute(); // every message of the run asks it
         if (p.symmetry.active()) {
             p.symmetry_note = p.symmetry.describe();
@@ -470,6 +473,7 @@ void SimulationBuild::symmetry() {
             p.symmetry_note = "none: " + (why_not.empty() ? std::string("no dimension qualifies") : why_not);
         }
     }
+    return false;
 }
 
 // Everything that needs the graphs: the stream bound, the collective engine, the ring fast path and the

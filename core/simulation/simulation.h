@@ -150,7 +150,8 @@ private:
 };
 
 // Simulation::create in pieces, for a front end that must not block for long (the browser's search, a
-// frame at a time): the checks and the models; the symmetry search; the graphs a generator left pending,
+// frame at a time): the checks and the models; the symmetry search (its group check a bounded number of
+// graph nodes a piece); the graphs a generator left pending,
 // a few at a time; the executor, started a few NPUs at a time. create() is this run to the end, so the
 // pieces cannot change a result.
 class SimulationBuild {
@@ -163,6 +164,8 @@ public:
     Result<std::unique_ptr<Simulation>> take();
     // Pending graphs built per step (each is a copy or a build of one rank's graph).
     uint32_t graphs_per_step = 4;
+    // Graph nodes the symmetry's group check looks at per step (SymmetryClosing): about 5 ms natively.
+    uint64_t symmetry_nodes_per_step = uint64_t(1) << 20;
     // The piece step() does next, for measurements: "check", "candidate symmetry", "representatives",
     // "symmetry", "graphs", "executor", "start", "done".
     const char* stage_name() const;
@@ -170,7 +173,7 @@ public:
 private:
     enum class Stage : uint8_t { Check, Candidate, Representatives, Symmetry, Graphs, Executor, Start, Done };
     void check();
-    void symmetry();
+    bool symmetry();
     void executor();
     Stage stage_ = Stage::Check;
     SimulationInput input_; // until check() moves it into the simulation
@@ -181,6 +184,7 @@ private:
     Status problems_;
     SymmetryCandidate candidate_; // the translations the traces allow, before the groups are checked
     RankSymmetry candidate_symmetry_;
+    std::unique_ptr<SymmetryClosing> closing_; // the group check in progress
     uint32_t next_candidate_graph_ = 0;
     Status candidate_problems_; // not reported: the group check leaves such graphs pending, as here
 };

@@ -158,34 +158,53 @@ bool translations_keep_ring(const std::vector<uint32_t>& ranks, const RankSymmet
     return true;
 }
 
+} // namespace
+
 // Every communicator group a representative's collectives use must be mapped onto itself by the
 // translations between its members: their packets then carry the group's own stream tags on both ends.
-bool groups_closed(SimulationInput& in, const RankSymmetry& sym, std::string& why) {
-    const auto npus = static_cast<uint32_t>(in.graphs.size());
-    std::vector<bool> checked(in.groups.groups.size(), false);
-    for (uint32_t rep = 0; rep < npus; ++rep) {
-        if (!sym.is_representative(rep)) continue;
-        // A graph that fails to build stays pending; ensure_graphs reports it.
-        if (!in.pending.empty() && in.pending[rep] && in.load_graph(rep, in.groups, in.graphs[rep]).is_ok())
-            in.pending[rep] = false;
-        for (const auto& n : in.graphs[rep].nodes) {
-            if (n.kind != NodeKind::Collective || n.peer == 0 || checked[n.peer]) continue;
-            checked[n.peer] = true;
-            const auto& ranks = in.groups.groups[n.peer].ranks;
-            if (ranks.size() == npus) continue;
-            // A representative a sends to member x = (x's representative) moved by h; the message is filed
-            // as coming from a moved by -h, in the group moved by -h: that must be this group, as a ring.
-            if (!translations_keep_ring(ranks, sym)) {
-                why = "communicator group " + std::to_string(in.groups.groups[n.peer].id) +
-                      " is not mapped onto itself by the translations between its members";
-                return false;
+// Resumable: the representatives in rank order, their nodes in order, at most a budget of nodes a call.
+struct SymmetryClosing::GroupsCheck {
+    RankSymmetry sym;
+    std::vector<bool> checked; // per group index
+    uint32_t rep = 0;          // the representative looked at, and the next of its nodes
+    size_t node = 0;
+    bool closed = true;
+    std::string why;
+
+    GroupsCheck(RankSymmetry s, size_t groups) : sym(std::move(s)), checked(groups, false) {}
+
+    // True once decided (closed, or not with `why`); false when `budget` ran out first.
+    bool step(SimulationInput& in, uint64_t& budget) {
+        const auto npus = static_cast<uint32_t>(in.graphs.size());
+        for (; rep < npus; ++rep, node = 0) {
+            if (!sym.is_representative(rep)) continue;
+            // A graph that fails to build stays pending; ensure_graphs reports it.
+            if (node == 0 && !in.pending.empty() && in.pending[rep] &&
+                in.load_graph(rep, in.groups, in.graphs[rep]).is_ok())
+                in.pending[rep] = false;
+            const auto& nodes = in.graphs[rep].nodes;
+            for (; node < nodes.size(); ++node) {
+                if (budget == 0) return false;
+                --budget;
+                const auto& n = nodes[node];
+                if (n.kind != NodeKind::Collective || n.peer == 0 || checked[n.peer]) continue;
+                checked[n.peer] = true;
+                const auto& ranks = in.groups.groups[n.peer].ranks;
+                if (ranks.size() == npus) continue;
+                // A representative a sends to member x = (x's representative) moved by h; the message is
+                // filed as coming from a moved by -h, in the group moved by -h: that must be this group, as
+                // a ring.
+                if (!translations_keep_ring(ranks, sym)) {
+                    why = "communicator group " + std::to_string(in.groups.groups[n.peer].id) +
+                          " is not mapped onto itself by the translations between its members";
+                    closed = false;
+                    return true;
+                }
             }
         }
+        return true;
     }
-    return true;
-}
-
-} // namespace
+};
 
 namespace {
 
@@ -299,32 +318,76 @@ RankSymmetry SymmetryCandidate::symmetry() const {
 }
 
 RankSymmetry close_symmetry(SimulationInput& in, SymmetryCandidate c, std::string& why_not) {
-    if (c.digits.empty()) { // an obstacle ruled every dimension out
-        why_not = c.why;
-        return {};
+    SymmetryClosing closing(in, std::move(c));
+    while (closing.step(UINT64_MAX)) {
     }
-    std::vector<uint32_t>& digits = c.digits;
-    const std::vector<uint32_t>& digit_dims = c.digit_dims;
-    uint32_t mask = c.mask;
-    std::string& why = c.why;
-    RankSymmetry sym(digits, mask, digit_dims);
-    while (sym.active() && !groups_closed(in, sym, why)) {
-        // Give up one symmetric digit: the one whose loss leaves the largest symmetry that closes every
-        // group, else the smallest one, and look again.
-        uint32_t best_mask = 0, best_order = 0, smallest = 0;
-        for (size_t k = 0; k < digits.size(); ++k) {
-            if (!(mask & (1u << k))) continue;
-            if (!smallest || digits[k] < digits[smallest - 1]) smallest = static_cast<uint32_t>(k + 1);
-            RankSymmetry fewer(digits, mask & ~(1u << k), digit_dims);
-            std::string unused;
-            if (fewer.order() > best_order && groups_closed(in, fewer, unused))
-                best_mask = mask & ~(1u << k), best_order = fewer.order();
+    why_not = closing.why_not();
+    return closing.symmetry();
+}
+
+SymmetryClosing::SymmetryClosing(SimulationInput& in, SymmetryCandidate c)
+    : in_(in), digits_(std::move(c.digits)), digit_dims_(std::move(c.digit_dims)), mask_(c.mask),
+      why_(std::move(c.why)) {
+    if (digits_.empty()) { // an obstacle ruled every dimension out
+        phase_ = Phase::Done;
+        return;
+    }
+    sym_ = RankSymmetry(digits_, mask_, digit_dims_);
+}
+
+SymmetryClosing::~SymmetryClosing() = default;
+
+// While the symmetry leaves some group unclosed, give up one symmetric digit: the one whose loss leaves the
+// largest symmetry that closes every group, else the smallest one, and look again.
+bool SymmetryClosing::step(uint64_t nodes) {
+    uint64_t budget = std::max<uint64_t>(nodes, 1);
+    while (phase_ != Phase::Done) {
+        if (budget == 0) return true;
+        if (phase_ == Phase::Main) {
+            if (!sym_.active()) {
+                phase_ = Phase::Done;
+                break;
+            }
+            if (!check_) check_ = std::make_unique<GroupsCheck>(sym_, in_.groups.groups.size());
+            if (!check_->step(in_, budget)) return true;
+            const bool closed = check_->closed;
+            if (!closed) why_ = check_->why;
+            check_.reset();
+            if (closed) {
+                phase_ = Phase::Done;
+            } else {
+                phase_ = Phase::Fewer;
+                k_ = 0, best_mask_ = 0, best_order_ = 0, smallest_ = 0;
+            }
+            continue;
         }
-        mask = best_order ? best_mask : mask & ~(1u << (smallest - 1));
-        sym = RankSymmetry(digits, mask, digit_dims);
+        // Phase::Fewer: each symmetric digit's loss in turn.
+        if (k_ == digits_.size()) {
+            mask_ = best_order_ ? best_mask_ : mask_ & ~(1u << (smallest_ - 1));
+            sym_ = RankSymmetry(digits_, mask_, digit_dims_);
+            phase_ = Phase::Main;
+            continue;
+        }
+        if (!(mask_ & (1u << k_))) {
+            ++k_;
+            continue;
+        }
+        if (!check_) {
+            if (!smallest_ || digits_[k_] < digits_[smallest_ - 1]) smallest_ = static_cast<uint32_t>(k_ + 1);
+            RankSymmetry fewer(digits_, mask_ & ~(1u << k_), digit_dims_);
+            if (fewer.order() <= best_order_) {
+                ++k_;
+                continue;
+            }
+            fewer_order_ = fewer.order();
+            check_ = std::make_unique<GroupsCheck>(std::move(fewer), in_.groups.groups.size());
+        }
+        if (!check_->step(in_, budget)) return true;
+        if (check_->closed) best_mask_ = mask_ & ~(1u << k_), best_order_ = fewer_order_;
+        check_.reset();
+        ++k_;
     }
-    why_not = why;
-    return sym;
+    return false;
 }
 
 Status ensure_graphs(SimulationInput& in, const RankSymmetry& sym) {

@@ -47,4 +47,21 @@ Status for_each_node(std::string_view bytes, const std::string& source, const Re
 // they are derived from the typed fields (traces built in code).
 std::string encode_trace(const Trace& trace);
 
+// encode_trace a number of nodes at a time, for a front end that must not block for long (the browser's
+// search encodes a 60 K-node generated stage between frames). encode_trace runs it to the end.
+class TraceEncoder {
+public:
+    // `trace` must outlive the encoder. Writes the metadata message.
+    explicit TraceEncoder(const Trace& trace);
+    // Writes at most `nodes` more nodes (at least one); true while nodes remain.
+    bool step(size_t nodes);
+    // The bytes; after step() returned false.
+    std::string take() { return std::move(out_); }
+
+private:
+    const Trace& trace_;
+    std::string out_;
+    size_t next_ = 0;
+};
+
 } // namespace astrolabe::trace

@@ -4,6 +4,8 @@
 #include "chakra.pb.h"
 #include "core/trace/wire.h"
 
+#include <algorithm>
+
 namespace astrolabe::trace {
 
 namespace pb = ChakraProtoMsg;
@@ -159,15 +161,19 @@ void append_framed(std::string& out, const google::protobuf::MessageLite& m) {
 
 } // namespace
 
-std::string encode_trace(const Trace& trace) {
-    std::string out;
+TraceEncoder::TraceEncoder(const Trace& trace) : trace_(trace) {
     pb::GlobalMetadata meta;
     meta.set_version(trace.metadata.version);
     for (const auto& a : trace.metadata.attrs)
         to_proto(a, *meta.add_attr());
-    append_framed(out, meta);
+    append_framed(out_, meta);
+}
+
+bool TraceEncoder::step(size_t nodes) {
     pb::Node pn;
-    for (const Node& n : trace.nodes) {
+    const size_t end = std::min(trace_.nodes.size(), next_ + std::max<size_t>(nodes, 1));
+    for (; next_ < end; ++next_) {
+        const Node& n = trace_.nodes[next_];
         pn.Clear();
         pn.set_id(n.id);
         pn.set_name(n.name);
@@ -188,15 +194,22 @@ std::string encode_trace(const Trace& trace) {
             pn.mutable_outputs()->set_shapes(n.outputs.shapes);
             pn.mutable_outputs()->set_types(n.outputs.types);
         }
-        if (trace.verbatim_attrs || !n.attrs.empty()) {
+        if (trace_.verbatim_attrs || !n.attrs.empty()) {
             for (const auto& a : n.attrs)
                 to_proto(a, *pn.add_attr());
         } else {
             typed_attrs_to_proto(n, pn);
         }
-        append_framed(out, pn);
+        append_framed(out_, pn);
     }
-    return out;
+    return next_ < trace_.nodes.size();
+}
+
+std::string encode_trace(const Trace& trace) {
+    TraceEncoder encoder(trace);
+    while (encoder.step(trace.nodes.size())) {
+    }
+    return encoder.take();
 }
 
 } // namespace astrolabe::trace

@@ -438,3 +438,55 @@ TEST_CASE("context parallelism gathers keys and values and scatters their gradie
     CHECK(s.coll[int(GroupKind::Context)][int(CollectiveType::AllReduce)] == 12 * 64 * 64 + 2 * 100 * 64);
     CHECK(s.coll[int(GroupKind::Data)][int(CollectiveType::AllReduce)] == 0);
 }
+
+TEST_CASE("a rank's trace made a layer at a time equals the trace made in one piece", "[generate]") {
+    // TransformerTraceBuild appends the schedule's passes a few layers per step() (the browser's search makes
+    // a stage's trace between frames). Cut after every layer pass, or not at all, the bytes must be the same
+    // for every rank of: a 4-stage 1F1B training step (warm-up forwards differ by stage) with recomputation
+    // and MoE layers, and 3 decode steps over 2 stages (tokens sent back from the last stage).
+    const std::vector<TransformerParams> plans = {params({{"layers", "4"},
+                                                          {"hidden", "64"},
+                                                          {"heads", "4"},
+                                                          {"vocab", "128"},
+                                                          {"seq", "32"},
+                                                          {"batch", "16"},
+                                                          {"micro-batch", "2"},
+                                                          {"dp", "2"},
+                                                          {"tp", "2"},
+                                                          {"pp", "4"},
+                                                          {"recompute", "true"},
+                                                          {"experts", "4"},
+                                                          {"ep", "2"}}),
+                                                  params({{"layers", "4"},
+                                                          {"hidden", "64"},
+                                                          {"heads", "4"},
+                                                          {"vocab", "128"},
+                                                          {"seq", "32"},
+                                                          {"batch", "4"},
+                                                          {"micro-batch", "2"},
+                                                          {"dp", "1"},
+                                                          {"tp", "2"},
+                                                          {"pp", "2"},
+                                                          {"phase", "decode"},
+                                                          {"decode-steps", "3"}})};
+    for (const TransformerParams& p : plans) {
+        const ParallelLayout layout(p);
+        for (uint32_t r = 0; r < layout.npus(); ++r) {
+            INFO("phase " << int(p.phase) << ", rank " << r);
+            auto made = [&](uint32_t layers, int& pieces) {
+                TransformerTraceBuild build(p, layout, r);
+                build.layers_per_step = layers;
+                pieces = 1;
+                while (build.step())
+                    ++pieces;
+                return trace::encode_trace(build.take());
+            };
+            int one = 0, fine = 0;
+            const std::string whole = made(UINT32_MAX, one);
+            CHECK(one == 1);
+            CHECK(made(1, fine) == whole);
+            CHECK(fine > 4); // really cut: a piece per layer pass (a stage has 2 layers)
+            CHECK(trace::encode_trace(transformer_trace(p, layout, r)) == whole);
+        }
+    }
+}

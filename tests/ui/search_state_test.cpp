@@ -172,6 +172,36 @@ TEST_CASE("search tab: a share link carries the spec, agent, seed and budget", "
     CHECK_THAT(b.message(), Contains("search link"));
 }
 
+TEST_CASE("search tab: the spec combo names what was loaded, a link's spec too", "[ui][search]") {
+    // The combo showed quick.json (the default pick) whatever a shared link had loaded. It now shows the
+    // last load's source; for a link, the bundled spec whose form the link carries, else "shared link".
+    // Bundled here: tiny.json and "edited.json", tiny.json with one more value for its first knob.
+    SearchState a;
+    REQUIRE(a.load_spec(tiny_spec(), "tiny.json").is_ok());
+    a.form().fields[0].values += ", 1";
+    const std::string edited = a.spec_text().value();
+    const std::vector<std::pair<std::string, std::string>> bundled = {{"edited.json", edited},
+                                                                      {"tiny.json", tiny_spec()}};
+    SearchState fresh;
+    CHECK(fresh.spec_label(bundled).empty()); // nothing loaded yet
+    REQUIRE(a.load_spec(tiny_spec(), "tiny.json").is_ok());
+    CHECK(a.spec_label(bundled) == "tiny.json");
+    CHECK(a.spec_loads() == 2);
+    SearchState b;
+    REQUIRE(b.load_link("#" + a.share_fragment().value()).is_ok());
+    CHECK(b.spec_loads() == 1);
+    CHECK(b.spec_label(bundled) == "tiny.json");                     // shared unchanged
+    CHECK(b.spec_label({{"edited.json", edited}}) == "shared link"); // not bundled there
+    a.form().fields[0].values += ", 1";                              // edited as edited.json was
+    SearchState c;
+    REQUIRE(c.load_link("#" + a.share_fragment().value()).is_ok());
+    CHECK(c.spec_label(bundled) == "edited.json");
+    a.form().fields[0].values += ", 2"; // edited otherwise: no bundled spec
+    SearchState d;
+    REQUIRE(d.load_link("#" + a.share_fragment().value()).is_ok());
+    CHECK(d.spec_label(bundled) == "shared link");
+}
+
 TEST_CASE("search tab: candidate values of a one-dimensional sample", "[ui][search]") {
     // allreduce_ring8's network as the scenario editor holds it (bandwidth a float): Ring(8) at 50 GB/s.
     auto fields = search::candidate_knobs(R"({"schema": "astrolabe.scenario/1", "workload": {"sample": "x"},

@@ -28,4 +28,22 @@ async function pick(page, combo, item) {
   await clickWidget(page, combo + ':' + item);
 }
 
-module.exports = { rectOf, clickWidget, pick };
+// Until every key and character sent so far has reached ImGui: the app hands them over a frame at a time
+// (ui/input_trickle.h), a key press over two frames, so typed text lands some frames after keyboard.type.
+async function untilTyped(page) {
+  await page.waitForFunction(() => window.astrolabe.viewState().input_pending === 0, null, { timeout: 15000 });
+  await afterFrames(page, 2);
+}
+
+// Types `text` over the contents of a text or number field: a click, End, Backspace until empty (each press
+// is seen: no key is lost any more, so these are counted, not repeated for luck), the text, Enter.
+async function typeInto(page, name, text, length = 48) {
+  await clickWidget(page, name);
+  await page.keyboard.press('End');
+  for (let i = 0; i < length; i++) await page.keyboard.press('Backspace');
+  await page.keyboard.type(text);
+  await page.keyboard.press('Enter');
+  await untilTyped(page);
+}
+
+module.exports = { rectOf, clickWidget, pick, untilTyped, typeInto };
