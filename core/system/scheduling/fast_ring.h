@@ -163,6 +163,8 @@ private:
     std::map<std::tuple<uint32_t, uint32_t, uint64_t>, std::vector<Image>> images_;
     // (type, members, local, clockwise, algorithm, chunk) -> the template: collectives repeat.
     std::map<std::tuple<int, uint32_t, bool, bool, int, uint64_t>, RingTemplate> templates_;
+    // (ring, direction, message bytes) -> the delay into each ring position (analytical model).
+    std::map<std::tuple<uint64_t, int, uint64_t>, std::vector<TimeNs>> ring_delays_;
     std::vector<std::vector<std::pair<uint32_t, uint32_t>>> ordinals_; // per NPU: (group id, next ordinal)
     std::unordered_map<Key, Pending, KeyHash> pending_;
     // Scratch of complete(), kept to avoid allocating per collective.
