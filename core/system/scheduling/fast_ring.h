@@ -73,7 +73,8 @@ struct RingScratch {
 };
 
 // One chunk: `t` holds T_0 per ring position (position q receives from q - 1 over in_delay[q]) and
-// receives T_K, the chunk's finish. ring_finish solves the recurrence in closed form in O(N);
+// receives T_K, the chunk's finish. ring_finish solves the recurrence in closed form in O(N) (for K <= 8
+// it steps, which costs less than setting up the windows);
 // ring_finish_by_steps steps it K times, O(N K), the reference the tests compare it with.
 void ring_finish(const RingTemplate& tpl, const std::vector<TimeNs>& in_delay, std::vector<TimeNs>& t,
                  RingScratch& scratch);
