@@ -73,7 +73,8 @@ struct RingScratch {
 };
 
 // One chunk: `t` holds T_0 per ring position (position q receives from q - 1 over in_delay[q]) and
-// receives T_K, the chunk's finish. ring_finish solves the recurrence in closed form in O(N);
+// receives T_K, the chunk's finish. ring_finish solves the recurrence in closed form in O(N) (for K <= 8
+// it steps, which costs less than setting up the windows);
 // ring_finish_by_steps steps it K times, O(N K), the reference the tests compare it with.
 void ring_finish(const RingTemplate& tpl, const std::vector<TimeNs>& in_delay, std::vector<TimeNs>& t,
                  RingScratch& scratch);
@@ -163,6 +164,8 @@ private:
     std::map<std::tuple<uint32_t, uint32_t, uint64_t>, std::vector<Image>> images_;
     // (type, members, local, clockwise, algorithm, chunk) -> the template: collectives repeat.
     std::map<std::tuple<int, uint32_t, bool, bool, int, uint64_t>, RingTemplate> templates_;
+    // (ring, direction, message bytes) -> the delay into each ring position (analytical model).
+    std::map<std::tuple<uint64_t, int, uint64_t>, std::vector<TimeNs>> ring_delays_;
     std::vector<std::vector<std::pair<uint32_t, uint32_t>>> ordinals_; // per NPU: (group id, next ordinal)
     std::unordered_map<Key, Pending, KeyHash> pending_;
     // Scratch of complete(), kept to avoid allocating per collective.
