@@ -135,16 +135,10 @@ bool StagedBuild::step() {
         prepare();
         if (!problems_.is_ok()) stage_ = Stage::Done;
         break;
-    case Stage::Distinct: {
-        const uint32_t per_step = std::max(1u, graphs_per_step);
-        for (uint32_t k = 0; k < per_step && next_distinct_ < distinct_.size(); ++k) {
-            const uint32_t rank = distinct_[next_distinct_++];
-            problems_.merge(input_.load_graph(rank, input_.groups, input_.graphs[rank]));
-            input_.pending[rank] = false;
-        }
+    case Stage::Distinct:
+        distinct_step();
         if (next_distinct_ == distinct_.size()) stage_ = problems_.is_ok() ? Stage::Custom : Stage::Done;
         break;
-    }
     case Stage::Full:
         full_window();
         break;
@@ -167,6 +161,59 @@ bool StagedBuild::step() {
 Result<std::unique_ptr<Simulation>> StagedBuild::take() {
     if (!problems_.is_ok()) return problems_;
     return std::move(built_);
+}
+
+// A model rank's graph being decoded into the graph cache (the loader's build_alone, in windows of nodes).
+struct StagedBuild::ModelRead {
+    std::string bytes, name;
+    GraphBuilder builder;
+    trace::NodeReader reader;
+    trace::GlobalMetadata meta;
+    ModelRead(std::string b, std::string n, const GraphBuildOptions& opt, const trace::ReadOptions& read)
+        : bytes(std::move(b)), name(std::move(n)), builder(name, opt), reader(bytes, name, read) {}
+};
+
+void StagedBuild::distinct_step() {
+    const uint32_t rank = distinct_[next_distinct_];
+    auto load = [&] { // the loader: a copy of the cached model graph, else the rank's own build
+        problems_.merge(input_.load_graph(rank, input_.groups, input_.graphs[rank]));
+        input_.pending[rank] = false;
+        ++next_distinct_;
+    };
+    GraphCache* cache = traces_.graph_cache();
+    if (!reading_) {
+        const uint32_t per_step = std::max(1u, graphs_per_step);
+        if (!cache || traces_.model_rank(rank) != int64_t(rank) || cache->find(rank)) {
+            for (uint32_t k = 0; k < per_step && next_distinct_ < distinct_.size(); ++k) {
+                if (k > 0 && cache &&
+                    traces_.model_rank(distinct_[next_distinct_]) == distinct_[next_distinct_] &&
+                    !cache->find(distinct_[next_distinct_]))
+                    break; // a model to decode in pieces of its own
+                const uint32_t r = distinct_[next_distinct_];
+                problems_.merge(input_.load_graph(r, input_.groups, input_.graphs[r]));
+                input_.pending[r] = false;
+                ++next_distinct_;
+            }
+            return;
+        }
+        std::string bytes, name;
+        if (!traces_.read_alone(rank, bytes, name).is_ok()) return load(); // the loader says why
+        GraphBuildOptions opt = base_;
+        opt.rank = rank;
+        opt.groups = &input_.groups;
+        reading_ = std::make_unique<ModelRead>(std::move(bytes), std::move(name), opt, read_);
+    }
+    ModelRead& m = *reading_;
+    if (m.reader.step(nodes_per_step, m.meta, [&m](const trace::Node& n) { m.builder.add(n); })) return;
+    // As the loader's first build of a model: kept when it built with nothing to say; otherwise the loader
+    // builds the rank again and reports what it says.
+    if (m.reader.status().is_ok()) {
+        std::vector<std::string> notes;
+        Result<WorkloadGraph> g = m.builder.finish(notes);
+        if (g.is_ok() && notes.empty()) cache->keep(rank, std::move(g.value()));
+    }
+    reading_.reset();
+    load();
 }
 
 // The network's size against the traces, the graph options, and for a generator that vouches for its

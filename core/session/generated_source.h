@@ -30,8 +30,9 @@ Result<GeneratedSource> generated_source(const std::string& kind,
 // generated_source in pieces, for a front end that must not block for long (the browser's search sets a
 // point up between frames). A transformer's pieces: the parameters and the communicator groups, then per
 // pipeline stage: making its trace a few layers a piece (TransformerTraceBuild; the whole trace teaches
-// the translations), and encoding it for the first build a few thousand nodes a piece. Any other kind is
-// generated whole in one piece. The same pieces whatever the caller, so cutting cannot change a result.
+// the translations), encoding it for the first build a few thousand nodes a piece, and freeing it as many
+// nodes a piece. Any other kind is generated whole in one piece. The same pieces whatever the caller, so
+// cutting cannot change a result.
 class GeneratedSourceBuild {
 public:
     GeneratedSourceBuild(std::string kind, std::vector<std::pair<std::string, std::string>> params);
@@ -43,7 +44,7 @@ public:
     // The source, or the generator's refusal; after step() returned false.
     Result<GeneratedSource> take();
     // The piece step() does next, for measurements: "parameters and groups", "stage trace",
-    // "stage encoding".
+    // "stage encoding", "stage free".
     const char* piece_name() const;
 
 private:

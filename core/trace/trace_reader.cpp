@@ -343,56 +343,88 @@ std::string at(size_t offset) {
 
 } // namespace
 
-Status for_each_node(std::string_view bytes, const std::string& source, const ReadOptions& options,
-                     GlobalMetadata& metadata, const std::function<void(const Node&)>& visit) {
+struct NodeReader::State {
+    State(std::string_view b, std::string src, ReadOptions opt)
+        : bytes(b), source(std::move(src)), options(std::move(opt)), converter(source, options, problems) {}
+    std::string_view bytes;
+    std::string source;
+    ReadOptions options;
+    Status problems; // the converter's, returned at the end
+    NodeConverter converter;
     std::string inflated;
-    if (looks_gzipped(bytes)) {
-        constexpr size_t kRatioFloor = size_t(64) << 20;
-        const size_t ratio = std::max<size_t>(options.max_inflate_ratio, 1);
-        const size_t by_ratio = bytes.size() > SIZE_MAX / ratio ? SIZE_MAX : bytes.size() * ratio;
-        const size_t limit = std::min(options.max_decompressed_bytes, std::max(kRatioFloor, by_ratio));
-        auto r = gunzip(bytes, limit);
-        if (!r) {
-            std::string why = source + ": " + r.status().message();
-            if (limit < options.max_decompressed_bytes)
-                why += " (" + std::to_string(ratio) + " times the compressed " +
-                       std::to_string(bytes.size()) + " bytes; a gzip bomb?)";
-            return Status::error(why);
-        }
-        inflated = std::move(r).value();
-        bytes = inflated;
-    }
-    if (bytes.empty())
-        return Status::error(source +
-                             ": the file is empty (a Chakra trace starts with a GlobalMetadata message)");
-
-    Status problems;
-    NodeConverter converter(source, options, problems);
+    Status refused; // set once, ends the reading
+    bool started = false, done = false;
+    size_t pos = 0, index = 0;
     pb::Node pnode;
     Node node;
-    size_t pos = 0;
-    size_t index = 0;
-    while (pos < bytes.size()) {
+};
+
+NodeReader::NodeReader(std::string_view bytes, std::string source, ReadOptions options)
+    : s_(std::make_unique<State>(bytes, std::move(source), std::move(options))) {}
+NodeReader::~NodeReader() = default;
+
+Status NodeReader::status() const {
+    return s_->refused.is_ok() ? s_->problems : s_->refused;
+}
+
+bool NodeReader::step(size_t nodes, GlobalMetadata& metadata, const std::function<void(const Node&)>& visit) {
+    State& st = *s_;
+    if (st.done) return false;
+    auto refuse = [&st](std::string why) {
+        st.refused = Status::error(std::move(why));
+        st.done = true;
+        return false;
+    };
+    const std::string& source = st.source;
+    const ReadOptions& options = st.options;
+    if (!st.started) {
+        st.started = true;
+        if (looks_gzipped(st.bytes)) {
+            constexpr size_t kRatioFloor = size_t(64) << 20;
+            const size_t ratio = std::max<size_t>(options.max_inflate_ratio, 1);
+            const size_t by_ratio = st.bytes.size() > SIZE_MAX / ratio ? SIZE_MAX : st.bytes.size() * ratio;
+            const size_t limit = std::min(options.max_decompressed_bytes, std::max(kRatioFloor, by_ratio));
+            auto r = gunzip(st.bytes, limit);
+            if (!r) {
+                std::string why = source + ": " + r.status().message();
+                if (limit < options.max_decompressed_bytes)
+                    why += " (" + std::to_string(ratio) + " times the compressed " +
+                           std::to_string(st.bytes.size()) + " bytes; a gzip bomb?)";
+                return refuse(why);
+            }
+            st.inflated = std::move(r).value();
+            st.bytes = st.inflated;
+        }
+        if (st.bytes.empty())
+            return refuse(source +
+                          ": the file is empty (a Chakra trace starts with a GlobalMetadata message)");
+    }
+    const std::string_view bytes = st.bytes;
+    size_t visited = 0;
+    while (st.pos < bytes.size()) {
+        if (visited >= std::max<size_t>(nodes, 1)) return true;
+        size_t& pos = st.pos;
+        const size_t index = st.index;
         uint64_t len = 0;
         size_t start = pos;
         if (!read_varint(bytes, pos, len) || len > INT32_MAX)
-            return Status::error(source + ": truncated or malformed length prefix of message " +
-                                 std::to_string(index) + at(start));
+            return refuse(source + ": truncated or malformed length prefix of message " +
+                          std::to_string(index) + at(start));
         if (len > bytes.size() - pos)
-            return Status::error(source + ": message " + std::to_string(index) + at(start) + " declares " +
-                                 std::to_string(len) + " bytes but only " +
-                                 std::to_string(bytes.size() - pos) + " remain (truncated file?)");
+            return refuse(source + ": message " + std::to_string(index) + at(start) + " declares " +
+                          std::to_string(len) + " bytes but only " + std::to_string(bytes.size() - pos) +
+                          " remain (truncated file?)");
         std::string_view msg = bytes.substr(pos, len);
         if (index == 0) {
             if (first_message_is_old_schema(msg))
-                return Status::error(
-                    source + ": this looks like a Chakra trace of the old 0.0.1-0.0.3 schema "
-                             "(it begins with a node, not a GlobalMetadata message); only schema "
-                             "0.0.4 and later is supported: convert it with a current chakra release");
+                return refuse(source +
+                              ": this looks like a Chakra trace of the old 0.0.1-0.0.3 schema "
+                              "(it begins with a node, not a GlobalMetadata message); only schema "
+                              "0.0.4 and later is supported: convert it with a current chakra release");
             pb::GlobalMetadata meta;
             if (!meta.ParseFromArray(msg.data(), static_cast<int>(msg.size())))
-                return Status::error(source + ": the first message" + at(start) +
-                                     " is not a valid Chakra GlobalMetadata (not a Chakra trace?)");
+                return refuse(source + ": the first message" + at(start) +
+                              " is not a valid Chakra GlobalMetadata (not a Chakra trace?)");
             metadata.version = meta.version();
             metadata.attrs.clear();
             for (const auto& a : meta.attr())
@@ -401,23 +433,33 @@ Status for_each_node(std::string_view bytes, const std::string& source, const Re
             // An empty message is a node with id 0, no type and nothing else. Refusing it keeps a few bytes
             // of input from standing for millions of nodes (a file of zeros is one node per byte).
             if (len == 0)
-                return Status::error(source + ": message " + std::to_string(index) + at(start) +
-                                     " is empty; a Chakra node has at least an id and a type");
-            pnode.Clear();
-            if (!pnode.ParseFromArray(msg.data(), static_cast<int>(msg.size())))
-                return Status::error(source + ": message " + std::to_string(index) + at(start) +
-                                     " is not a valid Chakra node (corrupt or not a Chakra trace)");
-            node = Node{};
-            converter.convert(pnode, node);
+                return refuse(source + ": message " + std::to_string(index) + at(start) +
+                              " is empty; a Chakra node has at least an id and a type");
+            st.pnode.Clear();
+            if (!st.pnode.ParseFromArray(msg.data(), static_cast<int>(msg.size())))
+                return refuse(source + ": message " + std::to_string(index) + at(start) +
+                              " is not a valid Chakra node (corrupt or not a Chakra trace)");
+            st.node = Node{};
+            st.converter.convert(st.pnode, st.node);
             if (index > options.max_nodes)
-                return Status::error(source + ": more than " + std::to_string(options.max_nodes) +
-                                     " nodes; raise the node limit if this trace is genuine");
-            visit(node);
+                return refuse(source + ": more than " + std::to_string(options.max_nodes) +
+                              " nodes; raise the node limit if this trace is genuine");
+            visit(st.node);
+            ++visited;
         }
         pos += len;
-        ++index;
+        ++st.index;
     }
-    return problems;
+    st.done = true;
+    return false;
+}
+
+Status for_each_node(std::string_view bytes, const std::string& source, const ReadOptions& options,
+                     GlobalMetadata& metadata, const std::function<void(const Node&)>& visit) {
+    NodeReader reader(bytes, source, options);
+    while (reader.step(SIZE_MAX, metadata, visit)) {
+    }
+    return reader.status();
 }
 
 Result<Trace> decode_trace(std::string_view bytes, const std::string& source, const ReadOptions& options) {

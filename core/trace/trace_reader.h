@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -41,6 +42,27 @@ Result<Trace> decode_trace(std::string_view bytes, const std::string& source,
 // that keeps a compact form never holds every decoded node at once. Fills `metadata` first.
 Status for_each_node(std::string_view bytes, const std::string& source, const ReadOptions& options,
                      GlobalMetadata& metadata, const std::function<void(const Node&)>& visit);
+
+// for_each_node a number of nodes at a time, for a front end that must not block for long (the browser's
+// search decodes a 60 K-node generated stage into its graph between frames). for_each_node runs it to the
+// end, so the nodes, problems and messages are the same however it is cut.
+class NodeReader {
+public:
+    // `bytes` must outlive the reader (a gzipped file is inflated into the reader's own copy).
+    NodeReader(std::string_view bytes, std::string source, ReadOptions options);
+    ~NodeReader();
+    NodeReader(const NodeReader&) = delete;
+    NodeReader& operator=(const NodeReader&) = delete;
+    // Fills `metadata` on the first call, then hands at most `nodes` more nodes (at least one) to `visit`.
+    // True while nodes remain and nothing was refused.
+    bool step(size_t nodes, GlobalMetadata& metadata, const std::function<void(const Node&)>& visit);
+    // After step() returned false: what for_each_node returns (the refusal, or the problems found).
+    Status status() const;
+
+private:
+    struct State;
+    std::unique_ptr<State> s_;
+};
 
 // Writes a Trace back to the wire format (the metadata message, then every node in order). Attributes are
 // written from Node::attrs when present or when Trace::verbatim_attrs says they were read in full; else

@@ -137,9 +137,10 @@ TEST_CASE("the shared evaluator sets a generated point up in pieces, with the sa
 }
 
 // A new workload shape is generated in pieces too (GeneratedSourceBuild): the parameters and groups, then
-// per pipeline stage its trace, 8 layer passes a piece (TransformerTranslations::step), and its encoding.
-// With pp = 4 (4 layers, dp 1 x tp 2, 4 micro-batches) a stage is 8 layer passes and the optimizer, 2 trace
-// pieces, so 1 + (2 + 1) x 4 = 13 generator pieces; the same point again keeps the workload, so
+// per pipeline stage its trace, 8 layer passes a piece (TransformerTranslations::step), its encoding and
+// its freeing. With pp = 4 (4 layers, dp 1 x tp 2, 4 micro-batches) a stage is 8 layer passes and the
+// optimizer, 2 trace pieces, so 1 + (2 + 1 + 1) x 4 = 17 generator pieces; the same point again keeps the
+// workload, so
 // its only generator piece is the look-up. A point abandoned half-way through generation keeps nothing, and
 // the next one generates again. None of this changes a status or a step time: evaluate() (every piece in one
 // call) and the Session give the same.
@@ -162,7 +163,7 @@ TEST_CASE("the shared evaluator generates a new workload shape a pipeline stage 
     };
     const int64_t reference = test::session_step_time(deep);
     EvalResult first = by_pieces(deep);
-    CHECK(pieces.generate_pieces() == 13);
+    CHECK(pieces.generate_pieces() == 17);
     EvalResult again = by_pieces(deep); // kept
     CHECK(pieces.generate_pieces() == 1);
     ScenarioEvaluator whole(host);
@@ -181,7 +182,7 @@ TEST_CASE("the shared evaluator generates a new workload shape a pipeline stage 
     cancelled.begin(deep);
     while (cancelled.advance(0)) {
     }
-    CHECK(cancelled.generate_pieces() == 13);
+    CHECK(cancelled.generate_pieces() == 17);
     EvalResult after = cancelled.finish();
     CHECK(int(after.status) == int(EvalResult::Status::Ok));
     CHECK(after.step_time_ns == reference);
