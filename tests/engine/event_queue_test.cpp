@@ -117,6 +117,28 @@ TEST_CASE("engine: running in slices by event budget and by time limit", "[engin
     CHECK(r.log == Log{{1, 1}, {2, 2}, {3, 3}, {4, 4}, {5, 5}});
 }
 
+TEST_CASE("engine: a time limit leaves the queue open for events before the next pending time", "[engine]") {
+    // Events at 10, 100 (on the 4096 ns wheel) and 10000 (in its overflow). run(until 50) runs the one at 10
+    // and stops with the clock at 10: the queue must not move on to 100, since a front end may still
+    // schedule between the slices. Events then put at 60 (wheel) and 5000 (overflow) run in time order, and
+    // one at 60 scheduled second runs after the first at 60.
+    Engine e;
+    Recorder r(e);
+    e.schedule_at(10, {&r, 0, 1});
+    e.schedule_at(100, {&r, 0, 2});
+    e.schedule_at(10000, {&r, 0, 3});
+    CHECK(e.run(UINT64_MAX, 50) == 1);
+    CHECK(e.now() == 10);
+    CHECK(e.next_time() == 100);
+    CHECK(e.run(UINT64_MAX, 50) == 0);
+    e.schedule_at(60, {&r, 0, 4});
+    e.schedule_at(5000, {&r, 0, 5});
+    e.schedule_at(60, {&r, 0, 6});
+    CHECK(e.next_time() == 60);
+    CHECK(e.run() == 5);
+    CHECK(r.log == Log{{10, 1}, {60, 4}, {60, 6}, {100, 2}, {5000, 5}, {10000, 3}});
+}
+
 TEST_CASE("engine: scheduling in the past is an internal error and not a silent reordering", "[engine]") {
     // After running up to t = 10, an event at t = 5 would break causality: SIM_ASSERT throws InternalError.
     Engine e;
