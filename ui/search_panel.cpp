@@ -377,10 +377,16 @@ void pareto_chart(App& app, View& view, float w, float h) {
     y_labels(dl, f, origin.x + 2, "step_time");
     view.rects["search:pareto_plot"] = WidgetRect{f.p0.x, f.p0.y, f.p1.x - f.p0.x, f.p1.y - f.p0.y};
     const std::string lo = cost_text(cx0), hi = cost_text(cx1);
-    dl->AddText(ImVec2(f.x(cx0) - 4, f.p1.y + 3), kText, lo.c_str());
-    dl->AddText(ImVec2(f.x(cx1) - ImGui::CalcTextSize(hi.c_str()).x + 4, f.p1.y + 3), kText, hi.c_str());
-    const char* unit = "network cost";
-    dl->AddText(ImVec2((f.p0.x + f.p1.x - ImGui::CalcTextSize(unit).x) / 2, f.p1.y + 3), kText, unit);
+    if (lo == hi) { // one cost (a single point): its value under it, named, instead of three labels on top
+        const std::string one = "network cost " + lo;
+        dl->AddText(ImVec2(f.x(cx0) - ImGui::CalcTextSize(one.c_str()).x / 2, f.p1.y + 3), kText,
+                    one.c_str());
+    } else {
+        dl->AddText(ImVec2(f.x(cx0) - 4, f.p1.y + 3), kText, lo.c_str());
+        dl->AddText(ImVec2(f.x(cx1) - ImGui::CalcTextSize(hi.c_str()).x + 4, f.p1.y + 3), kText, hi.c_str());
+        const char* unit = "network cost";
+        dl->AddText(ImVec2((f.p0.x + f.p1.x - ImGui::CalcTextSize(unit).x) / 2, f.p1.y + 3), kText, unit);
+    }
     for (const auto& p : pts)
         if (p.ok && !std::isnan(p.network_cost))
             dl->AddCircleFilled(ImVec2(f.x(p.network_cost), f.y(p.step_time_ns)), 3.0f, kDot);

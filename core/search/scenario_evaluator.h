@@ -41,9 +41,10 @@ public:
     EvalResult finish();
     // Events per slice of advance() (a slice is never cut, so this bounds the time a frame can overrun).
     uint64_t slice_events = uint64_t(1) << 16;
-    // Graphs built or copied per piece of the set-up. 1: a 96-layer stage graph of GPT-3 175B with 128
-    // micro-batches (samples/search/cosmic.json) takes about 30 ms to decode and build, the longest piece
-    // once generation and the symmetry's group check were cut (2 made it 60 ms).
+    // Graphs built or copied per piece of the set-up (a generated stage graph is decoded a window of nodes
+    // a piece whatever this is: StagedBuild::nodes_per_step). 1: copying a representative's graph of
+    // GPT-3 175B with 128 micro-batches (samples/search/cosmic.json) is 1 to 5 ms; building one without
+    // the cache, about 30 ms.
     uint32_t graphs_per_piece = 1;
     // Pieces of the current point's set-up done so far, and the longest one (ms) with its name, for tests
     // and measurements.
