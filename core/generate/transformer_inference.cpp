@@ -147,13 +147,7 @@ void InferenceBuilder::tail(uint64_t s, uint64_t mb) {
 
 std::unique_ptr<RankTraceSteps> inference_steps(const TransformerParams& p, const ParallelLayout& layout,
                                                 uint32_t rank, trace::Trace& t) {
-    struct Steps final : RankTraceSteps {
-        Steps(const TransformerParams& p, const ParallelLayout& layout, uint32_t rank, trace::Trace& t)
-            : b(p, layout, rank, t) {}
-        bool step(uint32_t layers) override { return b.step(layers); }
-        InferenceBuilder b;
-    };
-    return std::make_unique<Steps>(p, layout, rank, t);
+    return steps_of<InferenceBuilder>(p, layout, rank, t);
 }
 
 } // namespace astrolabe::generate

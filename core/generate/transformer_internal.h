@@ -22,6 +22,19 @@ public:
     virtual bool step(uint32_t layers) = 0; // true while more remains
 };
 
+// A builder class with a (params, layout, rank, trace) constructor and step(layers), as a RankTraceSteps.
+template <class Builder>
+std::unique_ptr<RankTraceSteps> steps_of(const TransformerParams& p, const ParallelLayout& layout,
+                                         uint32_t rank, trace::Trace& t) {
+    struct Steps final : RankTraceSteps {
+        Steps(const TransformerParams& p, const ParallelLayout& layout, uint32_t rank, trace::Trace& t)
+            : b(p, layout, rank, t) {}
+        bool step(uint32_t layers) override { return b.step(layers); }
+        Builder b;
+    };
+    return std::make_unique<Steps>(p, layout, rank, t);
+}
+
 // The builders for one training step / the inference steps of rank `rank`, appending to `t` (which must
 // outlive them).
 std::unique_ptr<RankTraceSteps> training_steps(const TransformerParams& p, const ParallelLayout& layout,

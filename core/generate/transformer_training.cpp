@@ -353,13 +353,7 @@ bool TrainingBuilder::step(uint32_t layers) {
 
 std::unique_ptr<RankTraceSteps> training_steps(const TransformerParams& p, const ParallelLayout& layout,
                                                uint32_t rank, trace::Trace& t) {
-    struct Steps final : RankTraceSteps {
-        Steps(const TransformerParams& p, const ParallelLayout& layout, uint32_t rank, trace::Trace& t)
-            : b(p, layout, rank, t) {}
-        bool step(uint32_t layers) override { return b.step(layers); }
-        TrainingBuilder b;
-    };
-    return std::make_unique<Steps>(p, layout, rank, t);
+    return steps_of<TrainingBuilder>(p, layout, rank, t);
 }
 
 } // namespace astrolabe::generate
