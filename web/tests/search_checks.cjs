@@ -166,7 +166,9 @@ async function searchChecks({ browser, base, cli, samplesDir, check, shotsDir })
 
   // 5. Cancel mid-run: a long random search stops with a prefix of the CLI's log; frames kept coming while
   //    it ran. Points are logged a batch at a time (the random agent proposes 32), so Cancel comes after the
-  //    first batch is in.
+  //    first batch is in. Since the ring fast path a quick.json point takes a few ms, so the first batch
+  //    may be in after 3 or 4 frames: this asks only that it did not land in the click's own frame; that the
+  //    page keeps drawing through long points is checked on the heavy spaces of section 7.
   await pick(page, 'search:agent', 'random');
   await typeInto(page, 'search:budget', '390');
   await clickWidget(page, 'search:run');
@@ -186,7 +188,7 @@ async function searchChecks({ browser, base, cli, samplesDir, check, shotsDir })
     clickWidget(page, 'search:download')]);
   const prefix = fs.readFileSync(await partial.path());
   const full = nativeLog(cli, quick, 'random', SEED, 390);
-  check(s.phase === 'cancelled' && s.evaluations > 0 && s.evaluations < 390 && during >= 5 &&
+  check(s.phase === 'cancelled' && s.evaluations > 0 && s.evaluations < 390 && during >= 2 &&
     prefix.length > 0 && full.subarray(0, prefix.length).equals(prefix),
   'Search tab: Cancel stops a running search with a prefix of the CLI\'s log (' + s.evaluations + ' of 390 points; ' +
     during + ' frames drawn before the first batch was in)', JSON.stringify(s));
