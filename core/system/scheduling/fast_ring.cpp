@@ -198,6 +198,16 @@ FastRing::FastRing(Engine& engine, CongestionNetwork& network, uint32_t endpoint
       local_mem_bw_(local_mem_bw_gbps), active_chunks_(std::max<uint32_t>(1, active_chunks)), ordinals_(npus),
       queues_(queues) {}
 
+namespace {
+
+// Which ring a phase runs on: its member list's address, or base << 32 | stride of a network dimension
+// (the Key of fast_ring.h; also keys the images and the ring delays kept per ring).
+uint64_t ring_id(const PhaseMembers& m) {
+    return m.list ? reinterpret_cast<uintptr_t>(m.list) : uint64_t(m.base) << 32 | m.stride;
+}
+
+} // namespace
+
 uint32_t FastRing::next_ordinal(uint32_t npu, uint32_t group_id) {
     auto& list = ordinals_[npu];
     for (auto& [id, next] : list)
@@ -217,8 +227,7 @@ void FastRing::post(uint32_t npu, uint32_t group_id, const PhaseSpec& spec, uint
 
 const std::vector<FastRing::Image>& FastRing::images(uint32_t npu, uint32_t group_id, const PhaseSpec& spec) {
     const PhaseMembers& m = spec.members;
-    const uint64_t ring = m.list ? reinterpret_cast<uintptr_t>(m.list) : uint64_t(m.base) << 32 | m.stride;
-    auto key = std::make_tuple(npu, group_id, ring);
+    auto key = std::make_tuple(npu, group_id, ring_id(m));
     auto it = images_.find(key);
     if (it != images_.end()) return it->second;
     // The translations t with t(g) = g: t(npu) is then member t(npu) of the same ring (the header comment).
@@ -244,9 +253,7 @@ const std::vector<FastRing::Image>& FastRing::images(uint32_t npu, uint32_t grou
 
 void FastRing::fill(uint32_t group_id, uint32_t ordinal, const PhaseSpec& spec, uint32_t index,
                     uint64_t chunk, uint32_t chunks, const Callback& on_done) {
-    const uint64_t ring = spec.members.list ? reinterpret_cast<uintptr_t>(spec.members.list)
-                                            : uint64_t(spec.members.base) << 32 | spec.members.stride;
-    Key key{uint64_t(group_id) << 32 | ordinal, ring};
+    Key key{uint64_t(group_id) << 32 | ordinal, ring_id(spec.members)};
     Pending& p = pending_[key];
     const uint32_t n = spec.members.size;
     if (p.posted == 0) {
@@ -300,10 +307,7 @@ void FastRing::complete(Pending& p) {
     in_link_.resize(n);
     in_ser_.resize(n);
     // Analytical: a ring's delays depend only on its members, direction and message size, which repeat.
-    const PhaseMembers& m = p.spec.members;
-    const auto delay_key =
-        std::make_tuple(m.list ? reinterpret_cast<uintptr_t>(m.list) : uint64_t(m.base) << 32 | m.stride,
-                        tpl.dir, tpl.message_bytes);
+    const auto delay_key = std::make_tuple(ring_id(p.spec.members), tpl.dir, tpl.message_bytes);
     auto known = analytical_ ? ring_delays_.find(delay_key) : ring_delays_.end();
     if (known != ring_delays_.end()) in_delay_ = known->second;
     for (uint32_t q = 0; q < n && known == ring_delays_.end(); ++q) {
