@@ -298,9 +298,9 @@ void StagedBuild::prepare() {
                 WorkloadGraph g;
                 if (build_alone(m, groups, notes, g).is_ok() && notes.empty()) cache->keep(m, std::move(g));
             }
-            const WorkloadGraph* found = cache->find(m);
+            const std::shared_ptr<const WorkloadGraph> found = cache->share(m);
             auto moved = [&traces, rank](uint32_t id) { return traces.moved_group_id(id, rank); };
-            if (found && retarget_graph(*found, rank, static_cast<uint32_t>(npus), groups, moved, out))
+            if (found && retarget_graph(found, rank, static_cast<uint32_t>(npus), groups, moved, out))
                 return Status::ok();
         }
         return build_alone(rank, groups, warnings, out);

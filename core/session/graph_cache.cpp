@@ -16,13 +16,13 @@ void GraphCache::prepare(const std::string& key, const GroupTable& groups) {
     groups_ = groups.groups;
 }
 
-const WorkloadGraph* GraphCache::find(uint32_t model) const {
+std::shared_ptr<const WorkloadGraph> GraphCache::share(uint32_t model) const {
     auto it = graphs_.find(model);
-    return it == graphs_.end() ? nullptr : &it->second;
+    return it == graphs_.end() ? nullptr : it->second;
 }
 
 void GraphCache::keep(uint32_t model, WorkloadGraph g) {
-    graphs_[model] = std::move(g);
+    graphs_[model] = std::make_shared<const WorkloadGraph>(std::move(g));
 }
 
 std::string graph_cache_key(const GraphBuildOptions& opt, bool read_names, bool read_io) {
@@ -34,6 +34,9 @@ std::string graph_cache_key(const GraphBuildOptions& opt, bool read_names, bool 
 bool retarget_graph(const WorkloadGraph& model, uint32_t rank, uint32_t npus, const GroupTable& groups,
                     const std::function<int64_t(uint32_t)>& moved_group_id, WorkloadGraph& out) {
     out = model;
+    out.model = nullptr;
+    out.model_shift = 0;
+    out.model_groups.clear();
     out.rank = rank;
     if (rank == model.rank) return true;
     const int64_t shift = int64_t(rank) - int64_t(model.rank);
@@ -64,6 +67,23 @@ bool retarget_graph(const WorkloadGraph& model, uint32_t rank, uint32_t npus, co
         default:
             break;
         }
+    }
+    return true;
+}
+
+bool retarget_graph(const std::shared_ptr<const WorkloadGraph>& model, uint32_t rank, uint32_t npus,
+                    const GroupTable& groups, const std::function<int64_t(uint32_t)>& moved_group_id,
+                    WorkloadGraph& out) {
+    if (!retarget_graph(*model, rank, npus, groups, moved_group_id, out)) return false;
+    out.model = model;
+    out.model_shift = int64_t(rank) - int64_t(model->rank);
+    out.model_groups.clear();
+    for (size_t i = 0; i < out.nodes.size(); ++i) {
+        const uint32_t from = model->nodes[i].peer;
+        if (out.nodes[i].kind != NodeKind::Collective || from == 0) continue;
+        auto same = [from](const std::pair<uint32_t, uint32_t>& m) { return m.first == from; };
+        if (std::none_of(out.model_groups.begin(), out.model_groups.end(), same))
+            out.model_groups.emplace_back(from, out.nodes[i].peer);
     }
     return true;
 }

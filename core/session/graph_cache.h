@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -20,14 +21,17 @@ public:
     // Keeps the graphs only when they were built the same way: with the options `key` names
     // (graph_cache_key) and the same communicator groups (collectives store a group's index in the table).
     void prepare(const std::string& key, const GroupTable& groups);
-    const WorkloadGraph* find(uint32_t model) const;
+    const WorkloadGraph* find(uint32_t model) const { return share(model).get(); }
+    std::shared_ptr<const WorkloadGraph> share(uint32_t model) const; // null when not kept
     void keep(uint32_t model, WorkloadGraph g);
     size_t size() const { return graphs_.size(); }
 
 private:
     std::string key_;
     std::vector<GroupTable::Group> groups_;
-    std::unordered_map<uint32_t, WorkloadGraph> graphs_;
+    // Shared: the graphs retargeted from a model point at it (WorkloadGraph::model) and may outlive the
+    // cache's own copy.
+    std::unordered_map<uint32_t, std::shared_ptr<const WorkloadGraph>> graphs_;
 };
 
 // What a graph depends on besides its trace and the groups: the options that change what is read and kept.
@@ -39,5 +43,9 @@ std::string graph_cache_key(const GraphBuildOptions& opt, bool read_names, bool 
 // outside the run (`npus`, the table) or leaves `rank` out, where the trace's own build would complain.
 bool retarget_graph(const WorkloadGraph& model, uint32_t rank, uint32_t npus, const GroupTable& groups,
                     const std::function<int64_t(uint32_t)>& moved_group_id, WorkloadGraph& out);
+// The same, with `out.model` pointing at the model (WorkloadGraph::model).
+bool retarget_graph(const std::shared_ptr<const WorkloadGraph>& model, uint32_t rank, uint32_t npus,
+                    const GroupTable& groups, const std::function<int64_t(uint32_t)>& moved_group_id,
+                    WorkloadGraph& out);
 
 } // namespace astrolabe

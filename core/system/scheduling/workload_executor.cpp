@@ -45,7 +45,7 @@ void WorkloadExecutor::push_ready(uint32_t npu, uint32_t node) {
         s.deferred.push_back(node);
         return;
     }
-    auto& heap = s.ready[slot_of(graphs_[npu].nodes[node])];
+    auto& heap = s.ready[slot_of(s.shape->nodes[node])];
     heap.push_back(node);
     std::push_heap(heap.begin(), heap.end(), std::greater<uint32_t>());
 }
@@ -67,10 +67,11 @@ bool WorkloadExecutor::start_step(uint32_t npus) {
         if (start_phase_ == 0) stats_.npus[npu].nodes = graphs_[npu].size();
         if (!simulated(npu)) continue; // no state: its representative's stands for it
         ++done;
-        const WorkloadGraph& g = graphs_[npu];
+        const WorkloadGraph& g = graphs_[npu].shape();
         if (start_phase_ == 0) {
             ++unfinished_;
             Npu& s = npus_[npu];
+            s.shape = &g;
             s.parents_left.resize(g.size());
             for (size_t k = 0; k < g.size(); ++k)
                 s.parents_left[k] = g.nodes[k].parents;
@@ -127,7 +128,7 @@ void WorkloadExecutor::schedule_done(uint32_t npu, uint32_t node, TimeNs delay) 
 void WorkloadExecutor::issue(uint32_t npu, uint32_t node) {
     Npu& s = npus_[npu];
     NpuStats& st = stats_.npus[npu];
-    const GraphNode& n = graphs_[npu].nodes[node];
+    const GraphNode& n = s.shape->nodes[node];
     Slot slot = slot_of(n);
     if (slot != kNoSlot) s.busy[slot] = true;
     if (s.running.empty()) s.busy_since = engine_.now();
@@ -162,11 +163,11 @@ void WorkloadExecutor::issue(uint32_t npu, uint32_t node) {
         memory_->access(npu, n.bytes, Callback{this, kNodeDone, pack(npu, node)});
         return;
     case NodeKind::Send:
-        matcher_.send(MessageKey{MessageSpace::Workload, workload_tag(n.tag), npu, n.peer, n.bytes},
+        matcher_.send(MessageKey{MessageSpace::Workload, workload_tag(n.tag), npu, peer(npu, node), n.bytes},
                       Callback{this, kNodeDone, pack(npu, node)});
         return;
     case NodeKind::Recv:
-        matcher_.recv(MessageKey{MessageSpace::Workload, workload_tag(n.tag), n.peer, npu, n.bytes},
+        matcher_.recv(MessageKey{MessageSpace::Workload, workload_tag(n.tag), peer(npu, node), npu, n.bytes},
                       Callback{this, kNodeDone, pack(npu, node)});
         return;
     case NodeKind::Collective:
@@ -195,7 +196,7 @@ TimeNs WorkloadExecutor::compute_time(uint32_t npu, const GraphNode& n, bool& sk
     TimeNs t = 0;
     if (options_.systolic) {
         if (uint32_t slot = n.gemm_slot()) {
-            SystolicResult r = systolic_gemm(options_.array, graphs_[npu].gemms[slot - 1]);
+            SystolicResult r = systolic_gemm(options_.array, npus_[npu].shape->gemms[slot - 1]);
             t = scaled(systolic_time_ns(r.cycles, options_.array.clock_ghz));
             st.systolic_ns += t;
             st.systolic_cycles += r.cycles;
@@ -236,8 +237,8 @@ TimeNs WorkloadExecutor::compute_time(uint32_t npu, const GraphNode& n, bool& sk
 }
 
 void WorkloadExecutor::issue_collective(uint32_t npu, uint32_t node) {
-    const GraphNode& n = graphs_[npu].nodes[node];
-    const GroupTable::Group& group = groups_.groups[n.peer];
+    const GraphNode& n = npus_[npu].shape->nodes[node];
+    const GroupTable::Group& group = groups_.groups[peer(npu, node)];
     CollectiveRequest req;
     req.group = group.ranks.empty() ? nullptr : &group.ranks;
     req.group_id = group.id;
@@ -283,7 +284,7 @@ void WorkloadExecutor::issue_collective(uint32_t npu, uint32_t node) {
 
 void WorkloadExecutor::finish_node(uint32_t npu, uint32_t node) {
     Npu& s = npus_[npu];
-    const WorkloadGraph& g = graphs_[npu];
+    const WorkloadGraph& g = *s.shape;
     const GraphNode& n = g.nodes[node];
     NpuStats& st = stats_.npus[npu];
     auto it =
@@ -301,12 +302,13 @@ void WorkloadExecutor::finish_node(uint32_t npu, uint32_t node) {
             st.comm_ns += took;
         if (n.kind == NodeKind::MemLoad || n.kind == NodeKind::MemStore) st.memory_ns += took;
         if (n.kind == NodeKind::Collective) {
-            uint32_t k = s.group_ordinal[n.peer]++;
-            auto& index = collective_index_[n.peer];
+            const uint32_t group = peer(npu, node);
+            uint32_t k = s.group_ordinal[group]++;
+            auto& index = collective_index_[group];
             if (k == index.size()) {
                 index.push_back(static_cast<uint32_t>(stats_.collectives.size()));
                 CollectiveRecord rec;
-                rec.group_id = groups_.groups[n.peer].id;
+                rec.group_id = groups_.groups[group].id;
                 rec.ordinal = k;
                 rec.type = n.collective;
                 rec.bytes = n.bytes;
@@ -366,7 +368,7 @@ void WorkloadExecutor::watch_tie(uint32_t kind, uint64_t arg) {
         auto it =
             std::find_if(running.begin(), running.end(), [node](const Running& r) { return r.node == node; });
         const TimeNs start = it != running.end() ? it->start : 0;
-        const GraphNode& n = graphs_[npu].nodes[node];
+        const GraphNode& n = npus_[npu].shape->nodes[node];
         PhaseType type;
         uint64_t bytes;
         const bool on_buckets =
@@ -384,8 +386,8 @@ void WorkloadExecutor::watch_tie(uint32_t kind, uint64_t arg) {
             watch.collective_ended(npu, now);
         } else if (n.kind == NodeKind::Send) {
             lo = hi = start;
-        } else if (n.kind == NodeKind::Recv && matcher_.network().fixed_delay(n.peer, npu, n.bytes, d) &&
-                   d <= now) {
+        } else if (n.kind == NodeKind::Recv &&
+                   matcher_.network().fixed_delay(peer(npu, node), npu, n.bytes, d) && d <= now) {
             lo = now - d;
             hi = start < now ? lo : now;
             own = false;

@@ -95,6 +95,9 @@ private:
         TimeNs start;
     };
     struct Npu {
+        // Where nodes and edges are read (WorkloadGraph::shape): shared by a pipeline stage's ranks, so
+        // a completion's walk over children stays in cache. Peers come from the NPU's own graph (peer()).
+        const WorkloadGraph* shape = nullptr;
         std::vector<uint32_t> parents_left;
         std::vector<uint32_t> ready[kSlots]; // min-heaps of node indices (index order = id order)
         std::vector<uint32_t> deferred;      // made ready during an issue pass; queued after it
@@ -112,6 +115,8 @@ private:
         return !options_.symmetry || options_.symmetry->is_representative(npu);
     }
     Slot slot_of(const GraphNode& n) const;
+    // A send/recv peer or a collective's group index: the one field the shape does not hold.
+    uint32_t peer(uint32_t npu, uint32_t node) const { return graphs_[npu].peer(node); }
     void push_ready(uint32_t npu, uint32_t node);
     void issue_ready(uint32_t npu);
     void issue(uint32_t npu, uint32_t node);

@@ -11,7 +11,9 @@
 #include "core/trace/trace_types.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace astrolabe {
@@ -74,7 +76,30 @@ struct WorkloadGraph {
     std::vector<uint32_t> children; // CSR payload
     std::vector<std::string> names; // per node, only when kept
     std::vector<Gemm> gemms;        // GEMM shapes of compute nodes (GraphBuildOptions::gemm_shapes)
+    // Set on a retargeted copy (core/session/graph_cache.h): the graph it was copied from, equal to this
+    // one in everything but the rank, send/recv peers and collective group indices. Every rank of a
+    // pipeline stage shares it, so the executor walks nodes and edges there (a few graphs that stay in
+    // cache) rather than in a thousand private copies, and reads only the peers from the rank's own.
+    std::shared_ptr<const WorkloadGraph> model;
+    // With a model, how this graph's peers follow from the model's: a send/recv peer plus model_shift, a
+    // collective's group index through model_groups ((model's index, this graph's), one per group the
+    // model uses: a handful). peer() reads them, not the nodes: a few bytes per rank, always in cache.
+    int64_t model_shift = 0;
+    std::vector<std::pair<uint32_t, uint32_t>> model_groups;
 
+    // The graph to read everything but peers from: the model when there is one.
+    const WorkloadGraph& shape() const { return model ? *model : *this; }
+    // nodes[i].peer, from the model and the maps above when there is a model.
+    uint32_t peer(size_t i) const {
+        if (!model) return nodes[i].peer;
+        const GraphNode& n = model->nodes[i];
+        if (n.kind == NodeKind::Send || n.kind == NodeKind::Recv)
+            return static_cast<uint32_t>(int64_t(n.peer) + model_shift);
+        if (n.kind != NodeKind::Collective || n.peer == 0) return n.peer;
+        for (const auto& m : model_groups)
+            if (m.first == n.peer) return m.second;
+        return nodes[i].peer; // not reached: retarget_graph maps every group the model uses
+    }
     size_t size() const { return nodes.size(); }
     uint32_t child_end(size_t i) const {
         return i + 1 < nodes.size() ? nodes[i + 1].child_begin : static_cast<uint32_t>(children.size());
