@@ -40,6 +40,7 @@ bool retarget_graph(const WorkloadGraph& model, uint32_t rank, uint32_t npus, co
     out.rank = rank;
     if (rank == model.rank) return true;
     const int64_t shift = int64_t(rank) - int64_t(model.rank);
+    out.model_shift = shift;
     std::unordered_map<uint32_t, uint32_t> group_index; // the model's group index -> rank's
     for (GraphNode& n : out.nodes) {
         switch (n.kind) {
@@ -68,6 +69,7 @@ bool retarget_graph(const WorkloadGraph& model, uint32_t rank, uint32_t npus, co
             break;
         }
     }
+    out.model_groups.assign(group_index.begin(), group_index.end()); // WorkloadGraph::peer() reads them
     return true;
 }
 
@@ -76,15 +78,6 @@ bool retarget_graph(const std::shared_ptr<const WorkloadGraph>& model, uint32_t 
                     WorkloadGraph& out) {
     if (!retarget_graph(*model, rank, npus, groups, moved_group_id, out)) return false;
     out.model = model;
-    out.model_shift = int64_t(rank) - int64_t(model->rank);
-    out.model_groups.clear();
-    for (size_t i = 0; i < out.nodes.size(); ++i) {
-        const uint32_t from = model->nodes[i].peer;
-        if (out.nodes[i].kind != NodeKind::Collective || from == 0) continue;
-        auto same = [from](const std::pair<uint32_t, uint32_t>& m) { return m.first == from; };
-        if (std::none_of(out.model_groups.begin(), out.model_groups.end(), same))
-            out.model_groups.emplace_back(from, out.nodes[i].peer);
-    }
     return true;
 }
 
