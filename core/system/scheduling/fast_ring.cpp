@@ -254,7 +254,19 @@ const std::vector<FastRing::Image>& FastRing::images(uint32_t npu, uint32_t grou
 void FastRing::fill(uint32_t group_id, uint32_t ordinal, const PhaseSpec& spec, uint32_t index,
                     uint64_t chunk, uint32_t chunks, const Callback& on_done) {
     Key key{uint64_t(group_id) << 32 | ordinal, ring_id(spec.members)};
-    Pending& p = pending_[key];
+    auto [at, fresh] = pending_.try_emplace(key, 0u);
+    if (fresh) {
+        if (free_places_.empty()) {
+            at->second = static_cast<uint32_t>(pool_.size());
+            pool_.emplace_back();
+        } else {
+            at->second = free_places_.back();
+            free_places_.pop_back();
+        }
+        pool_[at->second].posted = 0;
+    }
+    const uint32_t place = at->second;
+    Pending& p = pool_[place];
     const uint32_t n = spec.members.size;
     if (p.posted == 0) {
         p.spec = spec;
@@ -281,7 +293,8 @@ void FastRing::fill(uint32_t group_id, uint32_t ordinal, const PhaseSpec& spec, 
     p.done[index] = on_done;
     if (++p.posted < n) return;
     complete(p);
-    pending_.erase(key);
+    pending_.erase(at);
+    free_places_.push_back(place);
 }
 
 const RingTemplate& FastRing::template_of(const PhaseSpec& spec, uint64_t chunk) {

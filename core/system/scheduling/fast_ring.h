@@ -42,7 +42,6 @@
 #include "core/system/scheduling/symmetry.h"
 
 #include <cstdint>
-#include <map>
 #include <tuple>
 #include <unordered_map>
 #include <vector>
@@ -131,6 +130,16 @@ private:
             return static_cast<size_t>(h ^ (h >> 29));
         }
     };
+    // Hash of the tuple keys below (integers and flags); the maps are only looked up, never walked, so
+    // their order cannot reach a result.
+    struct TupleHash {
+        template <typename... T>
+        size_t operator()(const std::tuple<T...>& t) const {
+            uint64_t h = 0;
+            std::apply([&h](const T&... x) { ((h = (h ^ uint64_t(x)) * 0x9E3779B97F4A7C15ull), ...); }, t);
+            return static_cast<size_t>(h ^ (h >> 31));
+        }
+    };
     // One link's FIFO as the event path keeps it (congestion_network.h), driven by its sender's sends.
     struct LinkQueue {
         TimeNs tail = 0;      // when the last chunk sent so far frees the link
@@ -161,13 +170,18 @@ private:
     const RankSymmetry* symmetry_ = nullptr;
     std::vector<uint32_t> translations_; // the symmetry's, as the NPUs they move NPU 0 to
     // (NPU, group id, ring) -> the images of that NPU's posts there.
-    std::map<std::tuple<uint32_t, uint32_t, uint64_t>, std::vector<Image>> images_;
+    std::unordered_map<std::tuple<uint32_t, uint32_t, uint64_t>, std::vector<Image>, TupleHash> images_;
     // (type, members, local, clockwise, algorithm, chunk) -> the template: collectives repeat.
-    std::map<std::tuple<int, uint32_t, bool, bool, int, uint64_t>, RingTemplate> templates_;
+    std::unordered_map<std::tuple<int, uint32_t, bool, bool, int, uint64_t>, RingTemplate, TupleHash>
+        templates_;
     // (ring, direction, message bytes) -> the delay into each ring position (analytical model).
-    std::map<std::tuple<uint64_t, int, uint64_t>, std::vector<TimeNs>> ring_delays_;
+    std::unordered_map<std::tuple<uint64_t, int, uint64_t>, std::vector<TimeNs>, TupleHash> ring_delays_;
     std::vector<std::vector<std::pair<uint32_t, uint32_t>>> ordinals_; // per NPU: (group id, next ordinal)
-    std::unordered_map<Key, Pending, KeyHash> pending_;
+    // Collectives not all members posted yet, as places in pool_ (reused: their vectors keep their
+    // capacity, so a collective allocates nothing once the pool has grown).
+    std::unordered_map<Key, uint32_t, KeyHash> pending_;
+    std::vector<Pending> pool_;
+    std::vector<uint32_t> free_places_;
     // Scratch of complete(), kept to avoid allocating per collective.
     std::vector<TimeNs> t_, in_delay_, finish_, heap_;
     std::vector<uint32_t> in_link_; // congestion: per position, the link it receives over

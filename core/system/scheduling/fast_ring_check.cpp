@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <set>
 #include <tuple>
+#include <unordered_map>
 
 namespace astrolabe {
 
@@ -102,8 +104,8 @@ bool applies(const std::vector<WorkloadGraph>& graphs, const GroupTable& groups,
     std::map<std::tuple<uint32_t, int, uint64_t, uint8_t>, uint32_t> distinct;
     bool any = false;
     std::vector<uint32_t> colls, checked;
-    for (uint32_t r = 0; r < npus; ++r) {
-        const WorkloadGraph& g = graphs[r];
+    // The collectives `g` issues (into `colls`); false (with `why`, naming NPU r) on a node that refuses.
+    auto scan = [&](const WorkloadGraph& g, uint32_t r) {
         colls.clear();
         for (uint32_t v = 0; v < g.size(); ++v) {
             const GraphNode& node = g.nodes[v];
@@ -128,28 +130,52 @@ bool applies(const std::vector<WorkloadGraph>& graphs, const GroupTable& groups,
                 break;
             }
         }
-        if (colls.empty()) continue;
-        any = true;
+        return true;
+    };
+    auto key_of = [](const GraphNode& node, uint32_t group) {
+        Issued it{};
+        engine_collective(node.collective, node.bytes, it.type, it.bytes);
+        return std::make_tuple(group, static_cast<int>(it.type), it.bytes, node.involved_dims);
+    };
+    // Not strict: per shape (WorkloadGraph::shape: the ranks of a pipeline stage share one), its first
+    // collective node of each distinct (group, type, bytes, dims). A rank's collectives are its shape's
+    // with its own groups (peer()), so a thousand ranks cost one scan a stage and a few keys each.
+    std::unordered_map<const WorkloadGraph*, std::vector<uint32_t>> firsts;
+    for (uint32_t r = 0; r < npus; ++r) {
+        const WorkloadGraph& g = graphs[r];
         if (!strict) {
             // Only which collectives there are: the run's guard watches the rest (fast_ring_watch.h).
+            const WorkloadGraph& shape = g.shape();
+            if (shape.size() == 0) continue; // not simulated (a run of representatives), or empty
+            auto f = firsts.find(&shape);
+            if (f == firsts.end()) {
+                if (!scan(shape, r)) return false;
+                std::vector<uint32_t> keep;
+                std::set<std::tuple<uint32_t, int, uint64_t, uint8_t>> seen;
+                for (uint32_t v : colls)
+                    if (seen.insert(key_of(shape.nodes[v], shape.nodes[v].peer)).second) keep.push_back(v);
+                f = firsts.emplace(&shape, std::move(keep)).first;
+            }
+            if (f->second.empty()) continue;
+            any = true;
             checked.clear();
-            for (uint32_t v : colls) {
-                const GraphNode& node = g.nodes[v];
-                const auto& ranks = groups.groups[node.peer].ranks;
-                if (!ranks.empty() && std::find(checked.begin(), checked.end(), node.peer) == checked.end()) {
+            for (uint32_t v : f->second) {
+                const uint32_t group = g.peer(v);
+                const auto& ranks = groups.groups[group].ranks;
+                if (!ranks.empty() && std::find(checked.begin(), checked.end(), group) == checked.end()) {
                     if (std::find(ranks.begin(), ranks.end(), r) == ranks.end()) {
                         why = "NPU " + std::to_string(r) + " issues a collective of a group it is not in";
                         return false;
                     }
-                    checked.push_back(node.peer);
+                    checked.push_back(group);
                 }
-                Issued it{};
-                engine_collective(node.collective, node.bytes, it.type, it.bytes);
-                it.dims = node.involved_dims;
-                distinct.emplace(std::make_tuple(node.peer, static_cast<int>(it.type), it.bytes, it.dims), r);
+                distinct.emplace(key_of(shape.nodes[v], group), r);
             }
             continue;
         }
+        if (!scan(g, r)) return false;
+        if (colls.empty()) continue;
+        any = true;
         if (!totally_ordered(g, colls)) {
             why = "NPU " + std::to_string(r) + " may run other nodes while a collective runs";
             return false;
