@@ -316,6 +316,95 @@ void FastRing::complete(Pending& p) {
     // Positions in ring order: position q receives from position q - 1 (wrapping). Member of position q:
     // q itself clockwise (dir +1), n - 1 - q anticlockwise.
     auto member = [&](uint32_t q) { return tpl.dir > 0 ? q : n - 1 - q; };
+    // Chunks run at once: never more than there are (so the heaps stay small when the limit is large).
+    const uint32_t slots = std::max<uint32_t>(1, std::min(active_chunks_, p.chunks));
+    const MemoKey memo{&tpl, ring_id(p.spec.members), p.chunks, slots};
+    if (!(analytical_ && recall(memo, p.start))) {
+        solve(p, tpl, slots);
+        if (analytical_) remember(memo, p.start);
+    }
+    // Messages as the network counts them: those of the simulated members (a run of representatives
+    // multiplies its counts by the class size).
+    uint32_t senders = 0;
+    for (const Callback& cb : p.done)
+        senders += cb ? 1 : 0;
+    const uint64_t sends = uint64_t(senders) * k_sends * p.chunks;
+    if (congestion_)
+        for (uint32_t q = 0; q < n; ++q)
+            congestion_->count_transmitted(in_link_[q], tpl.message_bytes, uint64_t(k_sends) * p.chunks);
+    messages_ += sends;
+    bytes_ += sends * tpl.message_bytes;
+    ++collectives_;
+    for (uint32_t q = 0; q < n; ++q) {
+        SIM_ASSERT(finish_[q] >= engine_.now(),
+                   "fast ring: a member would finish before the last one started");
+        if (p.done[member(q)]) engine_.schedule_at(finish_[q], p.done[member(q)]);
+    }
+}
+
+// [SECTION] finishes seen before (analytical model)
+
+// The recurrence is max and +, so starts later by c give finishes later by c: a collective is the same
+// as an earlier one when its ring, template and chunks agree and its starts agree relative to the
+// earliest. A training step repeats each layer's collectives with the same pattern of starts, so most
+// collectives are recalled, not solved. Exact: only equal inputs share a result.
+namespace {
+uint64_t memo_hash(const void* tpl, uint64_t ring, uint32_t chunks, uint32_t slots,
+                   const std::vector<TimeNs>& start, TimeNs base) {
+    uint64_t h = reinterpret_cast<uintptr_t>(tpl) * 0x9E3779B97F4A7C15ull;
+    h = (h ^ ring) * 0xC2B2AE3D27D4EB4Full;
+    h = (h ^ (uint64_t(chunks) << 32 | slots)) * 0x9E3779B97F4A7C15ull;
+    for (TimeNs t : start)
+        h = (h ^ (t - base)) * 0xC2B2AE3D27D4EB4Full;
+    return h ^ (h >> 29);
+}
+} // namespace
+
+bool FastRing::recall(const MemoKey& key, const std::vector<TimeNs>& start) {
+    const TimeNs base = *std::min_element(start.begin(), start.end());
+    const size_t n = start.size();
+    const uint64_t h = memo_hash(key.tpl, key.ring, key.chunks, key.slots, start, base);
+    auto range = memo_.equal_range(h);
+    for (auto it = range.first; it != range.second; ++it) {
+        const MemoEntry& e = memo_entries_[it->second];
+        if (e.key.tpl != key.tpl || e.key.ring != key.ring || e.key.chunks != key.chunks ||
+            e.key.slots != key.slots || e.n != n)
+            continue;
+        const TimeNs* rel = memo_times_.data() + e.offset;
+        bool same = true;
+        for (size_t i = 0; i < n && same; ++i)
+            same = start[i] - base == rel[i];
+        if (!same) continue;
+        finish_.resize(n);
+        for (size_t q = 0; q < n; ++q)
+            finish_[q] = base + rel[n + q];
+        return true;
+    }
+    return false;
+}
+
+void FastRing::remember(const MemoKey& key, const std::vector<TimeNs>& start) {
+    const size_t n = start.size();
+    if (memo_times_.size() + 2 * n > kMemoTimes) { // a bound on memory; forgetting costs only speed
+        memo_.clear();
+        memo_entries_.clear();
+        memo_times_.clear();
+    }
+    const TimeNs base = *std::min_element(start.begin(), start.end());
+    memo_.emplace(memo_hash(key.tpl, key.ring, key.chunks, key.slots, start, base),
+                  static_cast<uint32_t>(memo_entries_.size()));
+    memo_entries_.push_back({key, static_cast<uint32_t>(n), memo_times_.size()});
+    for (TimeNs t : start)
+        memo_times_.push_back(t - base);
+    for (size_t q = 0; q < n; ++q)
+        memo_times_.push_back(finish_[q] - base);
+}
+
+// [SECTION] solving one collective
+
+void FastRing::solve(Pending& p, const RingTemplate& tpl, uint32_t slots) {
+    const uint32_t n = p.spec.members.size;
+    auto member = [&](uint32_t q) { return tpl.dir > 0 ? q : n - 1 - q; };
     in_delay_.resize(n);
     in_link_.resize(n);
     in_ser_.resize(n);
@@ -339,8 +428,6 @@ void FastRing::complete(Pending& p) {
         if (queues_ && in_link_[q] >= links_.size()) links_.resize(in_link_[q] + 1);
     }
     if (analytical_ && known == ring_delays_.end()) ring_delays_.emplace(delay_key, in_delay_);
-    // Chunks run at once: never more than there are (so the heaps stay small when the limit is large).
-    const uint32_t slots = std::max<uint32_t>(1, std::min(active_chunks_, p.chunks));
     heap_.assign(size_t(n) * slots, 0); // per position: the finish times of its running chunks (min-heap)
     finish_.assign(n, 0);
     t_.resize(n);
@@ -367,23 +454,6 @@ void FastRing::complete(Pending& p) {
             std::push_heap(first, first + std::ptrdiff_t(used) + 1, std::greater<TimeNs>());
             finish_[q] = std::max(finish_[q], t_[q]);
         }
-    }
-    // Messages as the network counts them: those of the simulated members (a run of representatives
-    // multiplies its counts by the class size).
-    uint32_t senders = 0;
-    for (const Callback& cb : p.done)
-        senders += cb ? 1 : 0;
-    const uint64_t sends = uint64_t(senders) * k_sends * p.chunks;
-    if (congestion_)
-        for (uint32_t q = 0; q < n; ++q)
-            congestion_->count_transmitted(in_link_[q], tpl.message_bytes, uint64_t(k_sends) * p.chunks);
-    messages_ += sends;
-    bytes_ += sends * tpl.message_bytes;
-    ++collectives_;
-    for (uint32_t q = 0; q < n; ++q) {
-        SIM_ASSERT(finish_[q] >= engine_.now(),
-                   "fast ring: a member would finish before the last one started");
-        if (p.done[member(q)]) engine_.schedule_at(finish_[q], p.done[member(q)]);
     }
 }
 

@@ -155,6 +155,22 @@ private:
     const std::vector<Image>& images(uint32_t npu, uint32_t group_id, const PhaseSpec& spec);
     const RingTemplate& template_of(const PhaseSpec& spec, uint64_t chunk);
     void complete(Pending& p);
+    // What a collective's finishes depend on besides its starts (the memo of complete(), fast_ring.cpp).
+    struct MemoKey {
+        const RingTemplate* tpl; // templates_ never forgets one, so the address names it
+        uint64_t ring;           // ring_id: the members, hence the delays with the template's direction
+        uint32_t chunks, slots;
+    };
+    struct MemoEntry {
+        MemoKey key;
+        uint32_t n;
+        size_t offset; // in memo_times_: n starts, then n finishes, less the earliest start
+    };
+    static constexpr size_t kMemoTimes = size_t(1) << 22; // 32 MiB of times at most
+    // finish_ from an equal earlier collective; false when none was seen.
+    bool recall(const MemoKey& key, const std::vector<TimeNs>& start);
+    void remember(const MemoKey& key, const std::vector<TimeNs>& start);
+    void solve(Pending& p, const RingTemplate& tpl, uint32_t slots); // finish_ by the recurrence
     void steps_with_queues(const RingTemplate& tpl, std::vector<TimeNs>& t);
     TimeNs send_on(uint32_t link, TimeNs at, TimeNs stage, TimeNs ser);
     static void release(LinkQueue& q);
@@ -189,6 +205,9 @@ private:
     bool queues_ = false;
     std::vector<LinkQueue> links_; // per link id, when queues_
     RingScratch scratch_;
+    std::unordered_multimap<uint64_t, uint32_t> memo_; // hash -> index in memo_entries_
+    std::vector<MemoEntry> memo_entries_;
+    std::vector<TimeNs> memo_times_;
     uint64_t messages_ = 0, bytes_ = 0, collectives_ = 0;
 };
 
