@@ -98,7 +98,7 @@ struct WorkloadGraph {
         if (n.kind != NodeKind::Collective || n.peer == 0) return n.peer;
         for (const auto& m : model_groups)
             if (m.first == n.peer) return m.second;
-        return nodes[i].peer; // not reached: retarget_graph maps every group the model uses
+        return nodes[i].peer; // the model's own rank, which keeps no map (its groups are the model's)
     }
     size_t size() const { return nodes.size(); }
     uint32_t child_end(size_t i) const {
