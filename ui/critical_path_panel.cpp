@@ -40,7 +40,7 @@ void draw_critical_path(App& app, View& view) {
         for (int i = clip.DisplayStart; i < clip.DisplayEnd; ++i) {
             const CriticalStep& s = cp.steps[static_cast<size_t>(i)];
             const WorkloadGraph& g = graphs[s.npu];
-            const GraphNode& n = g.nodes[s.node];
+            const GraphNode n = g.node(s.node);
             std::string name = g.name(s.node);
             if (name.empty()) name = std::string(node_kind_name(n.kind)) + " " + std::to_string(n.id);
             if (n.kind == NodeKind::Collective)

@@ -54,7 +54,7 @@ struct Index {
         by_end.resize(npus);
         ordinal.assign(recs.size(), 0);
         for (size_t p = 0; p < npus; ++p) {
-            const WorkloadGraph& wg = graphs[p];
+            const WorkloadGraph& wg = graphs[p].shape(); // edges only: a thin copy's are its model's
             record_of[p].assign(wg.size(), kNone);
             // Parents from the child lists (counting sort by child).
             std::vector<uint32_t> count(wg.size() + 1, 0);
@@ -85,7 +85,7 @@ struct Index {
         for (uint32_t i = 0; i < recs.size(); ++i) {
             const TimelineRecord& t = recs[i];
             if (t.npu >= npus || t.node >= graphs[t.npu].size()) continue;
-            const GraphNode& n = graphs[t.npu].nodes[t.node];
+            const GraphNode n = graphs[t.npu].node(t.node);
             if (n.kind == NodeKind::Collective) collectives[{t.npu, n.peer}].push_back(i);
             if (n.kind == NodeKind::Send) sends[{t.npu, n.peer, n.tag}].push_back(i);
             if (n.kind == NodeKind::Recv) recvs[{n.peer, t.npu, n.tag}].push_back(i);
@@ -105,7 +105,7 @@ struct Index {
         }
     }
 
-    const GraphNode& node_of(uint32_t rec) const { return graphs[recs[rec].npu].nodes[recs[rec].node]; }
+    GraphNode node_of(uint32_t rec) const { return graphs[recs[rec].npu].node(recs[rec].node); }
 };
 
 // [SECTION] one step back
@@ -208,7 +208,7 @@ CriticalPath critical_path(const std::vector<WorkloadGraph>& graphs,
         const TimeNs busy_from = i ? std::max(s.start_ns, back[i - 1].end_ns) : s.start_ns;
         const TimeNs d = s.end_ns > busy_from ? s.end_ns - busy_from : 0;
         if (i && s.start_ns > back[i - 1].end_ns) out.wait_ns += s.start_ns - back[i - 1].end_ns;
-        switch (graphs[s.npu].nodes[s.node].kind) {
+        switch (graphs[s.npu].shape().nodes[s.node].kind) {
         case NodeKind::Compute:
             out.compute_ns += d;
             break;

@@ -31,54 +31,68 @@ std::string graph_cache_key(const GraphBuildOptions& opt, bool read_names, bool 
            (read_io ? "I" : "-") + std::to_string(opt.max_problems);
 }
 
-bool retarget_graph(const WorkloadGraph& model, uint32_t rank, uint32_t npus, const GroupTable& groups,
-                    const std::function<int64_t(uint32_t)>& moved_group_id, WorkloadGraph& out) {
-    out = model;
-    out.model = nullptr;
-    out.model_shift = 0;
-    out.model_groups.clear();
-    out.rank = rank;
-    if (rank == model.rank) return true;
-    const int64_t shift = int64_t(rank) - int64_t(model.rank);
-    out.model_shift = shift;
-    std::unordered_map<uint32_t, uint32_t> group_index; // the model's group index -> rank's
-    for (GraphNode& n : out.nodes) {
+namespace {
+
+// How `rank`'s peers follow from the model's: the shift of send/recv peers and, per group index the model
+// uses, `rank`'s (WorkloadGraph::model_groups). False where retarget_graph refuses.
+bool peer_maps(const WorkloadGraph& model, uint32_t rank, uint32_t npus, const GroupTable& groups,
+               const std::function<int64_t(uint32_t)>& moved_group_id, int64_t& shift,
+               std::vector<std::pair<uint32_t, uint32_t>>& group_map) {
+    shift = int64_t(rank) - int64_t(model.rank);
+    group_map.clear();
+    if (shift == 0) return true;
+    for (const GraphNode& n : model.nodes) {
         switch (n.kind) {
         case NodeKind::Send:
         case NodeKind::Recv: {
             const int64_t peer = int64_t(n.peer) + shift;
             if (peer < 0 || peer >= int64_t(npus)) return false;
-            n.peer = static_cast<uint32_t>(peer);
             break;
         }
         case NodeKind::Collective: {
             if (n.peer == 0) break; // the whole system
-            auto it = group_index.find(n.peer);
-            if (it == group_index.end()) {
-                const int64_t id = moved_group_id(groups.groups[n.peer].id);
-                const int idx = id < 0 ? -1 : groups.find(static_cast<uint32_t>(id));
-                if (idx <= 0) return false;
-                const auto& ranks = groups.groups[static_cast<size_t>(idx)].ranks;
-                if (std::find(ranks.begin(), ranks.end(), rank) == ranks.end()) return false;
-                it = group_index.emplace(n.peer, static_cast<uint32_t>(idx)).first;
-            }
-            n.peer = it->second;
+            auto known = [&n](const std::pair<uint32_t, uint32_t>& m) { return m.first == n.peer; };
+            if (std::any_of(group_map.begin(), group_map.end(), known)) break;
+            const int64_t id = moved_group_id(groups.groups[n.peer].id);
+            const int idx = id < 0 ? -1 : groups.find(static_cast<uint32_t>(id));
+            if (idx <= 0) return false;
+            const auto& ranks = groups.groups[static_cast<size_t>(idx)].ranks;
+            if (std::find(ranks.begin(), ranks.end(), rank) == ranks.end()) return false;
+            group_map.emplace_back(n.peer, static_cast<uint32_t>(idx));
             break;
         }
         default:
             break;
         }
     }
-    out.model_groups.assign(group_index.begin(), group_index.end()); // WorkloadGraph::peer() reads them
+    return true;
+}
+
+} // namespace
+
+bool retarget_graph(const WorkloadGraph& model, uint32_t rank, uint32_t npus, const GroupTable& groups,
+                    const std::function<int64_t(uint32_t)>& moved_group_id, WorkloadGraph& out) {
+    int64_t shift = 0;
+    std::vector<std::pair<uint32_t, uint32_t>> group_map;
+    if (!peer_maps(model, rank, npus, groups, moved_group_id, shift, group_map)) return false;
+    // The full copy: the model's graph with every peer moved as a thin copy's.
+    out = model;
+    out.rank = rank;
+    out.model = nullptr;
+    out.model_shift = 0;
+    out.model_groups.clear();
+    for (GraphNode& n : out.nodes)
+        n.peer = WorkloadGraph::mapped_peer(n, shift, group_map);
     return true;
 }
 
 bool retarget_graph(const std::shared_ptr<const WorkloadGraph>& model, uint32_t rank, uint32_t npus,
                     const GroupTable& groups, const std::function<int64_t(uint32_t)>& moved_group_id,
                     WorkloadGraph& out) {
-    if (!retarget_graph(*model, rank, npus, groups, moved_group_id, out)) return false;
+    out = WorkloadGraph{};
+    out.rank = rank;
     out.model = model;
-    return true;
+    return peer_maps(*model, rank, npus, groups, moved_group_id, out.model_shift, out.model_groups);
 }
 
 } // namespace astrolabe

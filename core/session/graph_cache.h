@@ -43,7 +43,7 @@ std::string graph_cache_key(const GraphBuildOptions& opt, bool read_names, bool 
 // outside the run (`npus`, the table) or leaves `rank` out, where the trace's own build would complain.
 bool retarget_graph(const WorkloadGraph& model, uint32_t rank, uint32_t npus, const GroupTable& groups,
                     const std::function<int64_t(uint32_t)>& moved_group_id, WorkloadGraph& out);
-// The same, with `out.model` pointing at the model (WorkloadGraph::model).
+// The same as a thin copy (WorkloadGraph::model): `out` holds only the model and the peer maps.
 bool retarget_graph(const std::shared_ptr<const WorkloadGraph>& model, uint32_t rank, uint32_t npus,
                     const GroupTable& groups, const std::function<int64_t(uint32_t)>& moved_group_id,
                     WorkloadGraph& out);

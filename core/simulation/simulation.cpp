@@ -39,9 +39,11 @@ int collective_kind_of(trace::CollectiveType t) {
 uint32_t used_collective_kinds(const std::vector<WorkloadGraph>& graphs, const GroupTable& groups) {
     uint32_t used = 0;
     for (const auto& g : graphs)
-        for (const auto& n : g.nodes) {
+        for (size_t i = 0; i < g.size(); ++i) {
+            const GraphNode& n = g.shape().nodes[i];
             if (n.kind != NodeKind::Collective) continue;
-            if (n.peer != 0 && groups.groups[n.peer].ranks.size() != graphs.size()) continue; // a group ring
+            const uint32_t peer = g.peer(i);
+            if (peer != 0 && groups.groups[peer].ranks.size() != graphs.size()) continue; // a group ring
             int k = collective_kind_of(n.collective);
             if (k >= 0) used |= 1u << k;
         }
@@ -59,10 +61,12 @@ Status check_custom(const SimulationInput& in, const std::string& source) {
         if (ets.empty()) continue;
         size_t needed = 0;
         for (const auto& g : in.graphs)
-            for (const auto& n : g.nodes)
-                if (n.kind == NodeKind::Collective && collective_kind_of(n.collective) == k)
-                    needed = std::max(needed,
-                                      n.peer == 0 ? in.graphs.size() : in.groups.groups[n.peer].ranks.size());
+            for (size_t i = 0; i < g.size(); ++i) {
+                const GraphNode& n = g.shape().nodes[i];
+                if (n.kind != NodeKind::Collective || collective_kind_of(n.collective) != k) continue;
+                const uint32_t peer = g.peer(i);
+                needed = std::max(needed, peer == 0 ? in.graphs.size() : in.groups.groups[peer].ranks.size());
+            }
         if (needed > ets.size()) {
             problems.add(source + ": " + config::custom_implementation_key(k) + ": " +
                          std::to_string(ets.size()) + " ET file(s) but a collective of " +
@@ -146,7 +150,7 @@ Status check_streams(const SimulationInput& in, const std::string& source, uint6
     const std::string of_them =
         simulated < npus ? " (" + std::to_string(simulated) + " of them simulated, one per class)" : "";
     for (const auto& g : in.graphs)
-        for (const auto& n : g.nodes)
+        for (const auto& n : g.shape().nodes)
             if (n.kind == NodeKind::Collective)
                 return Status::error(
                     source + ": preferred-dataset-splits: " + std::to_string(splits) + " chunks on each of " +
@@ -433,7 +437,7 @@ void SimulationBuild::check() {
     problems.merge(check_custom(input, "system"));
     uint64_t memory_nodes = 0;
     for (const auto& g : input.graphs)
-        for (const auto& n : g.nodes)
+        for (const auto& n : g.shape().nodes)
             memory_nodes += n.kind == NodeKind::MemLoad || n.kind == NodeKind::MemStore;
     if (memory_nodes > 0 && input.memory.type == config::MemoryType::NoExpansion)
         problems.add("workload: " + std::to_string(memory_nodes) +
@@ -604,7 +608,7 @@ RunResult Simulation::result(TaskRunner* runner) const {
 
 TimelineNode Simulation::timeline_node(const TimelineRecord& rec) const {
     const WorkloadGraph& g = input_.graphs[rec.npu];
-    const GraphNode& n = g.nodes[rec.node];
+    const GraphNode n = g.node(rec.node);
     TimelineNode t;
     switch (n.kind) {
     case NodeKind::Compute:

@@ -71,13 +71,18 @@ bool same_gemm(const Gemm& a, const Gemm& b) {
 template <typename Move>
 bool graph_is_moved(const WorkloadGraph& a, const WorkloadGraph& b, const std::vector<int>& moved_group,
                     Move move) {
-    if (a.nodes.size() != b.nodes.size() || a.children != b.children || a.gemms.size() != b.gemms.size())
+    const WorkloadGraph& as = a.shape();
+    const WorkloadGraph& bs = b.shape();
+    if (as.nodes.size() != bs.nodes.size() || as.children != bs.children ||
+        as.gemms.size() != bs.gemms.size())
         return false;
-    for (size_t i = 0; i < a.gemms.size(); ++i)
-        if (!same_gemm(a.gemms[i], b.gemms[i])) return false;
-    for (size_t i = 0; i < a.nodes.size(); ++i) {
-        const GraphNode& x = a.nodes[i];
-        const GraphNode& y = b.nodes[i];
+    for (size_t i = 0; i < as.gemms.size(); ++i)
+        if (!same_gemm(as.gemms[i], bs.gemms[i])) return false;
+    for (size_t i = 0; i < as.nodes.size(); ++i) {
+        GraphNode x = as.nodes[i];
+        GraphNode y = bs.nodes[i];
+        x.peer = a.peer(i);
+        y.peer = b.peer(i);
         // Node ids only name nodes (timelines and messages read each NPU's own graph); the order and
         // the edges, compared here and above, are what the run depends on.
         if (std::tie(x.bytes, x.num_ops, x.duration_ns, x.tag, x.child_begin, x.parents, x.kind, x.flags,
@@ -110,7 +115,7 @@ std::string global_obstacle(const SimulationInput& in) {
     if (in.graphs.size() != in.network.npus()) return "the traces do not cover the network";
     if (in.memory.type != config::MemoryType::Local && in.memory.type != config::MemoryType::PerNpuExpansion)
         for (const auto& g : in.graphs)
-            for (const auto& n : g.nodes)
+            for (const auto& n : g.shape().nodes)
                 if (n.kind == NodeKind::MemLoad || n.kind == NodeKind::MemStore)
                     return "memory nodes share a remote memory between NPUs";
     return "";
@@ -182,20 +187,22 @@ struct SymmetryClosing::GroupsCheck {
             if (node == 0 && !in.pending.empty() && in.pending[rep] &&
                 in.load_graph(rep, in.groups, in.graphs[rep]).is_ok())
                 in.pending[rep] = false;
-            const auto& nodes = in.graphs[rep].nodes;
+            const WorkloadGraph& g = in.graphs[rep];
+            const auto& nodes = g.shape().nodes; // peers through g.peer() (a thin copy's are mapped)
             for (; node < nodes.size(); ++node) {
                 if (budget == 0) return false;
                 --budget;
-                const auto& n = nodes[node];
-                if (n.kind != NodeKind::Collective || n.peer == 0 || checked[n.peer]) continue;
-                checked[n.peer] = true;
-                const auto& ranks = in.groups.groups[n.peer].ranks;
+                if (nodes[node].kind != NodeKind::Collective) continue;
+                const uint32_t peer = g.peer(node);
+                if (peer == 0 || checked[peer]) continue;
+                checked[peer] = true;
+                const auto& ranks = in.groups.groups[peer].ranks;
                 if (ranks.size() == npus) continue;
                 // A representative a sends to member x = (x's representative) moved by h; the message is
                 // filed as coming from a moved by -h, in the group moved by -h: that must be this group, as
                 // a ring.
                 if (!translations_keep_ring(ranks, sym)) {
-                    why = "communicator group " + std::to_string(in.groups.groups[n.peer].id) +
+                    why = "communicator group " + std::to_string(in.groups.groups[peer].id) +
                           " is not mapped onto itself by the translations between its members";
                     closed = false;
                     return true;
@@ -213,10 +220,12 @@ namespace {
 bool whole_system_collective_on(const SimulationInput& in, size_t d) {
     const auto npus = in.graphs.size();
     for (const auto& g : in.graphs)
-        for (const auto& n : g.nodes)
-            if (n.kind == NodeKind::Collective && (n.involved_dims & (1u << d)) &&
-                (n.peer == 0 || in.groups.groups[n.peer].ranks.size() == npus))
-                return true;
+        for (size_t i = 0; i < g.size(); ++i) {
+            const GraphNode& n = g.shape().nodes[i];
+            if (n.kind != NodeKind::Collective || !(n.involved_dims & (1u << d))) continue;
+            const uint32_t peer = g.peer(i);
+            if (peer == 0 || in.groups.groups[peer].ranks.size() == npus) return true;
+        }
     return false;
 }
 

@@ -22,7 +22,8 @@ struct Issued {
 };
 
 // Kahn's order of the graph (ties by index); shorter than the graph when it has a cycle.
-std::vector<uint32_t> topological_order(const WorkloadGraph& g) {
+std::vector<uint32_t> topological_order(const WorkloadGraph& rank_graph) {
+    const WorkloadGraph& g = rank_graph.shape(); // edges only: a thin copy's are its model's
     const auto n = static_cast<uint32_t>(g.size());
     std::vector<uint32_t> indeg(n, 0), order;
     order.reserve(n);
@@ -38,8 +39,9 @@ std::vector<uint32_t> topological_order(const WorkloadGraph& g) {
 
 } // namespace
 
-bool totally_ordered(const WorkloadGraph& g, const std::vector<uint32_t>& nodes) {
+bool totally_ordered(const WorkloadGraph& rank_graph, const std::vector<uint32_t>& nodes) {
     if (nodes.empty()) return true;
+    const WorkloadGraph& g = rank_graph.shape(); // edges only: a thin copy's are its model's
     const auto n = static_cast<uint32_t>(g.size());
     const std::vector<uint32_t> order = topological_order(g);
     if (order.size() != n) return false;
@@ -173,7 +175,7 @@ bool applies(const std::vector<WorkloadGraph>& graphs, const GroupTable& groups,
             }
             continue;
         }
-        if (!scan(g, r)) return false;
+        if (!scan(g.shape(), r)) return false;
         if (colls.empty()) continue;
         any = true;
         if (!totally_ordered(g, colls)) {
@@ -187,8 +189,8 @@ bool applies(const std::vector<WorkloadGraph>& graphs, const GroupTable& groups,
             pos[order[i]] = i;
         std::sort(colls.begin(), colls.end(), [&](uint32_t a, uint32_t b) { return pos[a] < pos[b]; });
         for (uint32_t v : colls) {
-            const GraphNode& node = g.nodes[v];
-            auto& per_member = issued[node.peer];
+            const GraphNode& node = g.shape().nodes[v];
+            auto& per_member = issued[g.peer(v)];
             if (per_member.empty()) per_member.resize(npus);
             Issued it{};
             engine_collective(node.collective, node.bytes, it.type, it.bytes);

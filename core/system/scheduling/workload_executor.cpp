@@ -399,7 +399,7 @@ void WorkloadExecutor::watch_tie(uint32_t kind, uint64_t arg) {
     if (!watch.uncertain(npu, now, node, lo, hi, bucket, own, previous)) return;
     auto what = [&](uint32_t v) {
         if (v == FastRingWatch::kNoNode) return std::string("a look at its ready nodes");
-        const GraphNode& n = graphs_[npu].nodes[v];
+        const GraphNode& n = graphs_[npu].shape().nodes[v];
         return std::string("the completion of ") + node_kind_name(n.kind) + " node " + std::to_string(n.id);
     };
     watch.fail("NPU " + std::to_string(npu) + " had " + what(previous) + " and " + what(node) +
@@ -416,9 +416,9 @@ std::string WorkloadExecutor::describe(uint32_t npu, uint32_t node, bool running
     // A class member whose graph was never built (a generator vouched for the symmetry) is described
     // from its representative's graph, with peers and groups moved to the member (symmetry.h).
     const uint32_t rep = options_.symmetry ? options_.symmetry->representative(npu) : npu;
-    const bool moved = graphs_[npu].nodes.empty() && !graphs_[rep].nodes.empty();
+    const bool moved = graphs_[npu].size() == 0 && graphs_[rep].size() != 0;
     const WorkloadGraph& g = moved ? graphs_[rep] : graphs_[npu];
-    GraphNode n = g.nodes[node];
+    GraphNode n = g.node(node);
     if (moved && (n.kind == NodeKind::Send || n.kind == NodeKind::Recv))
         n.peer = options_.symmetry->shift(n.peer, npu);
     if (moved && n.kind == NodeKind::Collective && n.peer != 0 && lookup) {
@@ -455,14 +455,14 @@ std::vector<StuckNode> WorkloadExecutor::stuck_nodes(size_t per_npu) const {
     std::vector<StuckNode> out;
     std::unique_ptr<GroupLookup> lookup; // only when some member's graph was never built
     for (uint32_t npu = 0; npu < npus_.size() && !lookup; ++npu)
-        if (graphs_[npu].nodes.empty() && options_.symmetry &&
-            !graphs_[options_.symmetry->representative(npu)].nodes.empty())
+        if (graphs_[npu].size() == 0 && options_.symmetry &&
+            graphs_[options_.symmetry->representative(npu)].size() != 0)
             lookup = std::make_unique<GroupLookup>(groups_);
     for (uint32_t npu = 0; npu < npus_.size(); ++npu) {
         const uint32_t state = options_.symmetry ? options_.symmetry->representative(npu) : npu;
         if (stats_.npus[state].finished) continue;
         const Npu& s = npus_[state];
-        const WorkloadGraph& graph = graphs_[npu].nodes.empty() ? graphs_[state] : graphs_[npu];
+        const WorkloadGraph& graph = (graphs_[npu].size() == 0 ? graphs_[state] : graphs_[npu]).shape();
         std::vector<uint32_t> running;
         for (const auto& r : s.running)
             running.push_back(r.node);

@@ -72,41 +72,55 @@ struct GroupTable {
 
 struct WorkloadGraph {
     uint32_t rank = 0;
-    std::vector<GraphNode> nodes;   // ascending id
+    std::vector<GraphNode> nodes;   // ascending id (empty in a thin copy: see model)
     std::vector<uint32_t> children; // CSR payload
     std::vector<std::string> names; // per node, only when kept
     std::vector<Gemm> gemms;        // GEMM shapes of compute nodes (GraphBuildOptions::gemm_shapes)
-    // Set on a retargeted copy (core/session/graph_cache.h): the graph it was copied from, equal to this
-    // one in everything but the rank, send/recv peers and collective group indices. Every rank of a
-    // pipeline stage shares it, so the executor walks nodes and edges there (a few graphs that stay in
-    // cache) rather than in a thousand private copies, and reads only the peers from the rank's own.
+    // Set on a thin copy (core/session/graph_cache.h, retarget_graph): the graph of the rank's pipeline
+    // stage it was retargeted from, equal to this rank's in everything but the send/recv peers and the
+    // collective group indices. A thin copy holds no nodes, edges, names or GEMMs of its own: read them
+    // through shape(), size(), child_end(), name() and the peers through peer() or node(). Every rank of a
+    // stage shares the model, so a thousand ranks cost one graph and a few bytes each, and the executor's
+    // walks over nodes and edges stay in cache.
     std::shared_ptr<const WorkloadGraph> model;
-    // With a model, how this graph's peers follow from the model's: a send/recv peer plus model_shift, a
-    // collective's group index through model_groups ((model's index, this graph's), one per group the
-    // model uses: a handful). peer() reads them, not the nodes: a few bytes per rank, always in cache.
+    // With a model, how this rank's peers follow from the model's: a send/recv peer plus model_shift, a
+    // collective's group index through model_groups ((model's index, this rank's), one per group the
+    // model uses: a handful; none for the model's own rank, whose groups are the model's).
     int64_t model_shift = 0;
     std::vector<std::pair<uint32_t, uint32_t>> model_groups;
 
     // The graph to read everything but peers from: the model when there is one.
     const WorkloadGraph& shape() const { return model ? *model : *this; }
-    // nodes[i].peer, from the model and the maps above when there is a model.
+    // Node i's send/recv peer or collective group index for this rank.
     uint32_t peer(size_t i) const {
-        if (!model) return nodes[i].peer;
-        const GraphNode& n = model->nodes[i];
-        if (n.kind == NodeKind::Send || n.kind == NodeKind::Recv)
-            return static_cast<uint32_t>(int64_t(n.peer) + model_shift);
-        if (n.kind != NodeKind::Collective || n.peer == 0) return n.peer;
-        for (const auto& m : model_groups)
-            if (m.first == n.peer) return m.second;
-        return nodes[i].peer; // the model's own rank, which keeps no map (its groups are the model's)
+        return model ? mapped_peer(model->nodes[i], model_shift, model_groups) : nodes[i].peer;
     }
-    size_t size() const { return nodes.size(); }
+    // A model node's peer moved by `shift` (send/recv) or through `groups` (collective).
+    static uint32_t mapped_peer(const GraphNode& n, int64_t shift,
+                                const std::vector<std::pair<uint32_t, uint32_t>>& groups) {
+        if (n.kind == NodeKind::Send || n.kind == NodeKind::Recv)
+            return static_cast<uint32_t>(int64_t(n.peer) + shift);
+        if (n.kind != NodeKind::Collective || n.peer == 0) return n.peer;
+        for (const auto& m : groups)
+            if (m.first == n.peer) return m.second;
+        return n.peer; // the model's own rank
+    }
+    // Node i as this rank has it (the shape's node with this rank's peer): for loops off the hot path.
+    GraphNode node(size_t i) const {
+        if (!model) return nodes[i];
+        GraphNode n = model->nodes[i];
+        n.peer = peer(i);
+        return n;
+    }
+    size_t size() const { return shape().nodes.size(); }
     uint32_t child_end(size_t i) const {
-        return i + 1 < nodes.size() ? nodes[i + 1].child_begin : static_cast<uint32_t>(children.size());
+        const WorkloadGraph& g = shape();
+        return i + 1 < g.nodes.size() ? g.nodes[i + 1].child_begin : static_cast<uint32_t>(g.children.size());
     }
     const std::string& name(size_t i) const {
         static const std::string kEmpty;
-        return i < names.size() ? names[i] : kEmpty;
+        const WorkloadGraph& g = shape();
+        return i < g.names.size() ? g.names[i] : kEmpty;
     }
     size_t memory_bytes() const;
 };
