@@ -1,8 +1,8 @@
 // Built graphs that outlive one run: a generated workload's ranks are retargeted copies of one model rank
-// per pipeline stage (TraceSource::model_rank), so a symmetric run copies each representative's graph
-// from its model's instead of generating, encoding, decoding and building its trace, and a search that
-// keeps the trace source between points (only network or collective knobs changed) builds no graph at all
-// after the first point.
+// per pipeline stage (TraceSource::model_rank), so a run makes each rank's graph a thin copy of its
+// model's (a pointer and the peer maps, WorkloadGraph::model) instead of generating, encoding, decoding
+// and building its trace, and a search that keeps the trace source between points (only network or
+// collective knobs changed) builds no graph at all after the first point.
 #pragma once
 
 #include "core/system/scheduling/workload_graph.h"

@@ -2,8 +2,9 @@
 //
 // Nodes are sorted by id, so "ascending id" (ASTRA-sim's issue order) is ascending index; dependencies are
 // resolved to indices and stored as child lists (CSR). Only what the models need is kept (about 56 bytes a
-// node, plus 4 per edge), so traces of thousands of NPUs fit in memory. Built from a stream of decoded
-// nodes; every problem is reported with the file, node id and name, and attribute.
+// node, plus 4 per edge; a generated rank's thin copy keeps only its peer maps: see WorkloadGraph::model),
+// so traces of thousands of NPUs fit in memory. Built from a stream of decoded nodes; every problem is
+// reported with the file, node id and name, and attribute.
 #pragma once
 
 #include "core/base/status.h"
