@@ -50,7 +50,10 @@ Result<ScenarioDoc> ScenarioDoc::from_text(std::string_view text, const std::str
 }
 
 std::string ScenarioDoc::dump(int indent) const {
-    return impl_->doc.dump(indent);
+    // Keys come from edit paths as well as from parsed text; a path that is not UTF-8 (a fuzzed or pasted
+    // one) must not make the document unprintable: its bad bytes print as U+FFFD and the parser then
+    // names the key it does not know.
+    return impl_->doc.dump(indent, ' ', false, json::error_handler_t::replace);
 }
 
 Result<Scenario> ScenarioDoc::parse(const std::string& source) const {

@@ -77,3 +77,17 @@ TEST_CASE("scenario doc: embedded traces replace the workload", "[config][scenar
     CHECK_FALSE(d.value().has("/workload/sample"));
     CHECK(d.value().get_string("/workload/traces/1/base64") == "YWJj"); // base64 of "abc"
 }
+
+TEST_CASE("scenario doc: an edit path that is not UTF-8 still prints and parses", "[config][scenario_doc]") {
+    // Found by fuzz_scenario: a key made from a path with a cut UTF-8 sequence (0xEF alone) made dump()
+    // throw. Its bad byte now prints as U+FFFD (EF BF BD) and the parser refuses the unknown key.
+    auto d = ScenarioDoc::from_text(kScenario, "s.json");
+    REQUIRE(d.value().parse("scenario").is_ok());
+    d.value().set_number(std::string("/N\xef"), 1);
+    std::string text;
+    REQUIRE_NOTHROW(text = d.value().dump());
+    CHECK(text.find("\"N\xef\xbf\xbd\":1") != std::string::npos);
+    auto parsed = d.value().parse("scenario");
+    REQUIRE_FALSE(parsed.is_ok());
+    CHECK_THAT(parsed.status().message(), Contains("scenario"));
+}
