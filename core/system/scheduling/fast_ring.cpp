@@ -206,6 +206,12 @@ uint64_t ring_id(const PhaseMembers& m) {
     return m.list ? reinterpret_cast<uintptr_t>(m.list) : uint64_t(m.base) << 32 | m.stride;
 }
 
+// Positions in ring order: position q receives from position q - 1 (wrapping). The member at position q of
+// a ring of n: q itself clockwise (dir +1), n - 1 - q anticlockwise.
+uint32_t member_at(const RingTemplate& tpl, uint32_t n, uint32_t q) {
+    return tpl.dir > 0 ? q : n - 1 - q;
+}
+
 } // namespace
 
 uint32_t FastRing::next_ordinal(uint32_t npu, uint32_t group_id) {
@@ -313,15 +319,19 @@ void FastRing::complete(Pending& p) {
     const RingTemplate& tpl = template_of(p.spec, p.chunk);
     const uint32_t n = p.spec.members.size;
     const uint32_t k_sends = tpl.sends(); // for the message count
-    // Positions in ring order: position q receives from position q - 1 (wrapping). Member of position q:
-    // q itself clockwise (dir +1), n - 1 - q anticlockwise.
-    auto member = [&](uint32_t q) { return tpl.dir > 0 ? q : n - 1 - q; };
+    auto member = [&](uint32_t q) { return member_at(tpl, n, q); };
     // Chunks run at once: never more than there are (so the heaps stay small when the limit is large).
     const uint32_t slots = std::max<uint32_t>(1, std::min(active_chunks_, p.chunks));
     const MemoKey memo{&tpl, ring_id(p.spec.members), p.chunks, slots};
-    if (!(analytical_ && recall(memo, p.start))) {
+    if (!analytical_) {
         solve(p, tpl, slots);
-        if (analytical_) remember(memo, p.start);
+    } else {
+        const TimeNs base = *std::min_element(p.start.begin(), p.start.end());
+        const uint64_t h = memo_hash(memo, p.start, base);
+        if (!recall(memo, h, p.start, base)) {
+            solve(p, tpl, slots);
+            remember(memo, h, p.start, base);
+        }
     }
     // Messages as the network counts them: those of the simulated members (a run of representatives
     // multiplies its counts by the class size).
@@ -348,22 +358,17 @@ void FastRing::complete(Pending& p) {
 // as an earlier one when its ring, template and chunks agree and its starts agree relative to the
 // earliest. A training step repeats each layer's collectives with the same pattern of starts, so most
 // collectives are recalled, not solved. Exact: only equal inputs share a result.
-namespace {
-uint64_t memo_hash(const void* tpl, uint64_t ring, uint32_t chunks, uint32_t slots,
-                   const std::vector<TimeNs>& start, TimeNs base) {
-    uint64_t h = reinterpret_cast<uintptr_t>(tpl) * 0x9E3779B97F4A7C15ull;
-    h = (h ^ ring) * 0xC2B2AE3D27D4EB4Full;
-    h = (h ^ (uint64_t(chunks) << 32 | slots)) * 0x9E3779B97F4A7C15ull;
+uint64_t FastRing::memo_hash(const MemoKey& key, const std::vector<TimeNs>& start, TimeNs base) {
+    uint64_t h = reinterpret_cast<uintptr_t>(key.tpl) * 0x9E3779B97F4A7C15ull;
+    h = (h ^ key.ring) * 0xC2B2AE3D27D4EB4Full;
+    h = (h ^ (uint64_t(key.chunks) << 32 | key.slots)) * 0x9E3779B97F4A7C15ull;
     for (TimeNs t : start)
         h = (h ^ (t - base)) * 0xC2B2AE3D27D4EB4Full;
     return h ^ (h >> 29);
 }
-} // namespace
 
-bool FastRing::recall(const MemoKey& key, const std::vector<TimeNs>& start) {
-    const TimeNs base = *std::min_element(start.begin(), start.end());
+bool FastRing::recall(const MemoKey& key, uint64_t h, const std::vector<TimeNs>& start, TimeNs base) {
     const size_t n = start.size();
-    const uint64_t h = memo_hash(key.tpl, key.ring, key.chunks, key.slots, start, base);
     auto range = memo_.equal_range(h);
     for (auto it = range.first; it != range.second; ++it) {
         const MemoEntry& e = memo_entries_[it->second];
@@ -383,16 +388,14 @@ bool FastRing::recall(const MemoKey& key, const std::vector<TimeNs>& start) {
     return false;
 }
 
-void FastRing::remember(const MemoKey& key, const std::vector<TimeNs>& start) {
+void FastRing::remember(const MemoKey& key, uint64_t h, const std::vector<TimeNs>& start, TimeNs base) {
     const size_t n = start.size();
     if (memo_times_.size() + 2 * n > kMemoTimes) { // a bound on memory; forgetting costs only speed
         memo_.clear();
         memo_entries_.clear();
         memo_times_.clear();
     }
-    const TimeNs base = *std::min_element(start.begin(), start.end());
-    memo_.emplace(memo_hash(key.tpl, key.ring, key.chunks, key.slots, start, base),
-                  static_cast<uint32_t>(memo_entries_.size()));
+    memo_.emplace(h, static_cast<uint32_t>(memo_entries_.size()));
     memo_entries_.push_back({key, static_cast<uint32_t>(n), memo_times_.size()});
     for (TimeNs t : start)
         memo_times_.push_back(t - base);
@@ -404,7 +407,7 @@ void FastRing::remember(const MemoKey& key, const std::vector<TimeNs>& start) {
 
 void FastRing::solve(Pending& p, const RingTemplate& tpl, uint32_t slots) {
     const uint32_t n = p.spec.members.size;
-    auto member = [&](uint32_t q) { return tpl.dir > 0 ? q : n - 1 - q; };
+    auto member = [&](uint32_t q) { return member_at(tpl, n, q); };
     in_delay_.resize(n);
     in_link_.resize(n);
     in_ser_.resize(n);

@@ -167,9 +167,11 @@ private:
         size_t offset; // in memo_times_: n starts, then n finishes, less the earliest start
     };
     static constexpr size_t kMemoTimes = size_t(1) << 22; // 32 MiB of times at most
+    // The key and the starts less the earliest (`base`), hashed once for both calls below.
+    static uint64_t memo_hash(const MemoKey& key, const std::vector<TimeNs>& start, TimeNs base);
     // finish_ from an equal earlier collective; false when none was seen.
-    bool recall(const MemoKey& key, const std::vector<TimeNs>& start);
-    void remember(const MemoKey& key, const std::vector<TimeNs>& start);
+    bool recall(const MemoKey& key, uint64_t hash, const std::vector<TimeNs>& start, TimeNs base);
+    void remember(const MemoKey& key, uint64_t hash, const std::vector<TimeNs>& start, TimeNs base);
     void solve(Pending& p, const RingTemplate& tpl, uint32_t slots); // finish_ by the recurrence
     void steps_with_queues(const RingTemplate& tpl, std::vector<TimeNs>& t);
     TimeNs send_on(uint32_t link, TimeNs at, TimeNs stage, TimeNs ser);

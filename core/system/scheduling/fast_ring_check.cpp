@@ -21,6 +21,14 @@ struct Issued {
     bool operator==(const Issued& o) const { return type == o.type && bytes == o.bytes && dims == o.dims; }
 };
 
+// What collective node `node` asks of the collective engine (engine_collective.h).
+Issued issued_of(const GraphNode& node) {
+    Issued it{};
+    engine_collective(node.collective, node.bytes, it.type, it.bytes);
+    it.dims = node.involved_dims;
+    return it;
+}
+
 // Kahn's order of the graph (ties by index); shorter than the graph when it has a cycle.
 std::vector<uint32_t> topological_order(const WorkloadGraph& rank_graph) {
     const WorkloadGraph& g = rank_graph.shape(); // edges only: a thin copy's are its model's
@@ -135,9 +143,8 @@ bool applies(const std::vector<WorkloadGraph>& graphs, const GroupTable& groups,
         return true;
     };
     auto key_of = [](const GraphNode& node, uint32_t group) {
-        Issued it{};
-        engine_collective(node.collective, node.bytes, it.type, it.bytes);
-        return std::make_tuple(group, static_cast<int>(it.type), it.bytes, node.involved_dims);
+        const Issued it = issued_of(node);
+        return std::make_tuple(group, static_cast<int>(it.type), it.bytes, it.dims);
     };
     // Not strict: per shape (WorkloadGraph::shape: the ranks of a pipeline stage share one), its first
     // collective node of each distinct (group, type, bytes, dims). A rank's collectives are its shape's
@@ -189,13 +196,9 @@ bool applies(const std::vector<WorkloadGraph>& graphs, const GroupTable& groups,
             pos[order[i]] = i;
         std::sort(colls.begin(), colls.end(), [&](uint32_t a, uint32_t b) { return pos[a] < pos[b]; });
         for (uint32_t v : colls) {
-            const GraphNode& node = g.shape().nodes[v];
             auto& per_member = issued[g.peer(v)];
             if (per_member.empty()) per_member.resize(npus);
-            Issued it{};
-            engine_collective(node.collective, node.bytes, it.type, it.bytes);
-            it.dims = node.involved_dims;
-            per_member[r].push_back(it);
+            per_member[r].push_back(issued_of(g.shape().nodes[v]));
         }
     }
     if (!any) {
