@@ -136,6 +136,13 @@ constexpr double kLaunchPerChannelUs = 0.054;
 // protocol's threshold of bytes per thread: LL 8 (times the rank count for rings), LL128 8, Simple 64.
 constexpr uint32_t kNvswitchChannels = 16;
 
+// GPUs on one HGX board (H100 and A100 SXM): the node's NICs sit on the board's PCIe switches, shared
+// out among its 8 GPUs (one each on DGX H100, four each on p5, one per two on p4de), and NCCL sends a
+// GPU's network traffic through the NICs nearest to it. A job on fewer of a node's GPUs therefore
+// reaches only their NICs (a 10-node x 4-GPU all-gather peaks at 4 x 49 GB/s on an 8-NIC node), never
+// the whole node's.
+constexpr double kBoardGpus = 8;
+
 // The network's cost per message. NCCL moves a collective across the network in chunks of at most one
 // buffer step (4 MiB buffer / 8 steps = 512 KiB, Simple), each a separate send through the NIC (one
 // work request on RDMA NICs; on EFA a libfabric send segmented and acknowledged by SRD in software).
@@ -210,9 +217,13 @@ GpuSpec gpu_spec(GpuModel g) {
     return {232.0, 0.0, 225.0};
 }
 
+double nics_per_gpu(const HardwareConfig& hw) {
+    const double share = double(hw.nics_per_node) / std::max<uint32_t>(1, hw.gpus_per_node);
+    return std::min(share, std::max(1.0, double(hw.nics_per_node) / kBoardGpus));
+}
+
 double nic_gbs_per_gpu(const HardwareConfig& hw) {
-    double node = hw.nics_per_node * hw.nic_gbps / 8.0 * fabric_efficiency(hw.fabric);
-    return node / hw.gpus_per_node;
+    return nics_per_gpu(hw) * hw.nic_gbps / 8.0 * fabric_efficiency(hw.fabric);
 }
 
 double host_launch_us(const HardwareConfig& hw, uint32_t channels) {
@@ -222,7 +233,8 @@ double host_launch_us(const HardwareConfig& hw, uint32_t channels) {
 
 uint32_t max_channels(const HardwareConfig& hw) {
     if (hw.gpus_per_node > 1) return kNvswitchChannels;
-    return std::clamp<uint32_t>(2 * hw.nics_per_node, 2, kNvswitchChannels);
+    const auto nics = static_cast<uint32_t>(std::ceil(nics_per_gpu(hw)));
+    return std::clamp<uint32_t>(2 * nics, 2, kNvswitchChannels);
 }
 
 uint32_t channels_used(const HardwareConfig& hw, NcclAlgo algo, NcclProto proto, uint64_t bytes) {
@@ -343,9 +355,13 @@ NcclChoice estimate(const HardwareConfig& hw, CollOp op, uint64_t bytes, NcclAlg
         if (algo == NcclAlgo::CollNet && proto != NcclProto::Simple) return c;
         c.intra_busbw_gbs =
             g > 1 ? (nvls ? nvls_busbw(gpu, g) * kNvlsTreeIntraFraction : gpu.nvlink_ring_gbs * eff) : 0;
-        // Across nodes each GPU all-reduces its 1/g share; CollNet reduces in the switch, so the data
-        // crosses the NIC once each way instead of 2(m-1)/m times.
-        double cross = algo == NcclAlgo::CollNet ? 1.0 : 2.0 * (m - 1) / m;
+        // Across nodes each GPU all-reduces its 1/g share. NCCL's trees are double binary trees (half
+        // the data on each): every node is a leaf in one and, beyond two nodes, an inner node with two
+        // children in the other, which receives both children's halves and sends two halves down, so
+        // its NIC carries twice the share each way. With two nodes each is the root of one tree and
+        // the leaf of the other: the share once. (NCCL's tuner halves NVLS-tree's network bandwidth
+        // beyond two nodes for the same reason.) CollNet reduces in the switch: once each way.
+        double cross = algo == NcclAlgo::CollNet || m <= 2 ? 1.0 : 2.0;
         c.inter_busbw_gbs = nic * (algo == NcclAlgo::CollNet ? 2.0 * (m - 1) / m : 1.0);
         // In the node, per byte of the buffer: NCCL's tree is a chain through the node's GPUs, and every
         // GPU forwards its channel's data once up (reduce) and once down (broadcast): 2 bytes per byte

@@ -56,7 +56,12 @@ uint32_t max_channels(const config::HardwareConfig& hw);
 uint32_t channels_used(const config::HardwareConfig& hw, config::NcclAlgo algo, config::NcclProto proto,
                        uint64_t bytes);
 
-// Per-GPU share of the node's NICs after the fabric's achievable efficiency, GB/s.
+// NICs one GPU drives: its share of the node's NICs (nics_per_node / gpus_per_node), but never more than
+// the NICs near it on an 8-GPU board (nics_per_node / 8, at least one): a job using 4 GPUs of an 8-NIC
+// node reaches 4 NICs, not 8.
+double nics_per_gpu(const config::HardwareConfig& hw);
+
+// What those NICs carry after the fabric's achievable efficiency, GB/s.
 double nic_gbs_per_gpu(const config::HardwareConfig& hw);
 
 // The network's efficiency for messages of `msg_bytes` relative to full 512 KiB chunks: each message pays

@@ -226,3 +226,48 @@ TEST_CASE("nccl model: a tree's in-node chain moves every byte up and down", "[h
     NcclChoice ring = estimate(hw, CollOp::AllReduce, 8ull << 30, NcclAlgo::Ring, NcclProto::Simple);
     CHECK(ring.busbw_gbs == Approx(8 * 25 * 0.978));
 }
+
+TEST_CASE("nccl model: a GPU reaches only the NICs near it on its board", "[hardware]") {
+    // An HGX board shares its NICs out among its 8 GPUs. 10 nodes x 4 GPUs on 8 x 400 Gb/s IB NICs
+    // per node: the 4 GPUs drive their own 4 NICs, 50 x 0.978 = 48.9 GB/s each (a measured 10 x 4
+    // all-gather peaks at 196.7 GB/s busbw = 4 x 49.2), exactly as if the node had 4 NICs.
+    config::HardwareConfig hw;
+    hw.nodes = 10;
+    hw.gpus_per_node = 4;
+    hw.nics_per_node = 8;
+    hw.fabric = config::Fabric::Infiniband;
+    CHECK(nics_per_gpu(hw) == 1.0);
+    CHECK(nic_gbs_per_gpu(hw) == Approx(48.9));
+    config::HardwareConfig four = hw;
+    four.nics_per_node = 4;
+    for (uint64_t bytes : {32ull << 20, 1ull << 30})
+        for (CollOp op : {CollOp::AllReduce, CollOp::AllGather, CollOp::AllToAll})
+            CHECK(choose(hw, op, bytes).predicted_us == Approx(choose(four, op, bytes).predicted_us));
+    // p5: 32 EFA NICs for 8 GPUs, four each; p4de: 4 for 8, half each; one GPU of a p5 keeps its four.
+    hw.gpus_per_node = 8;
+    hw.nics_per_node = 32;
+    CHECK(nics_per_gpu(hw) == 4.0);
+    hw.nics_per_node = 4;
+    CHECK(nics_per_gpu(hw) == 0.5);
+    hw.gpus_per_node = 1;
+    hw.nics_per_node = 32;
+    CHECK(nics_per_gpu(hw) == 4.0);
+}
+
+TEST_CASE("nccl model: beyond two nodes a tree's inner nodes carry twice their share", "[hardware]") {
+    // NVLS-tree on m x 8 H100, 8 x 400 Gb/s IB per node (48.9 GB/s per GPU after efficiency). Each GPU
+    // all-reduces 1/8 of the buffer across nodes. Two nodes: each node is the root of one of the two
+    // binary trees and a leaf of the other, so a NIC carries the share once each way: network-bound
+    // busbw would be 2(n-1)/n x 8 x 48.9 (above NVLS's in-node bound). Four nodes: an inner node with
+    // two children receives two halves and sends two halves down (plus its leaf half in the other
+    // tree): the share twice each way, so busbw = 2(n-1)/n x 8 x 48.9 / 2 = 1.9375 x 195.6 = 379.0.
+    config::HardwareConfig hw;
+    hw.nodes = 4;
+    hw.fabric = config::Fabric::Infiniband;
+    const uint64_t big = 8ull << 30; // full 512 KiB chunks: per-message factor ~1
+    NcclChoice four = estimate(hw, CollOp::AllReduce, big, NcclAlgo::NvlsTree, NcclProto::Simple);
+    CHECK(four.busbw_gbs == Approx(1.9375 * 8 * 48.9 / 2 * four.net_msg_factor).epsilon(1e-9));
+    hw.nodes = 2;
+    NcclChoice two = estimate(hw, CollOp::AllReduce, big, NcclAlgo::NvlsTree, NcclProto::Simple);
+    CHECK(two.busbw_gbs > four.busbw_gbs * 1.1); // NVLS-bound, not network-bound
+}

@@ -1,15 +1,21 @@
 // The NCCL-like model against measured nccl-tests tables (tests/data/nccl/, sources in SOURCES.md there).
 //
-// Each table runs through collective-perf (the engine) with its system from systems.json; the error of a
-// row is max(p/m, m/p) - 1, a table's error the geomean exp(mean |ln(p/m)|) - 1, separately for sizes
-// >= 1 MiB and < 1 MiB. Targets: <= 5 % and <= 15 %. Tables that miss them are asserted against the miss
-// documented in docs/validation.md (so a regression still fails), and listed here with the reason.
+// Each table runs through collective-perf (the engine) with its system from systems.json, separately for
+// sizes >= 1 MiB and < 1 MiB. Two conventions for a table's error (docs/validation.md):
+// - issue 20's: the geometric mean of |p - m| / m. It is the convention behind the issue's own figures
+//   (ASTRA-sim's validated config misses the forced-ring table by 36 % geomean, 35 % at >= 1 MiB: this
+//   metric gives 36.9 / 34.2 % on our run of that config, the log-ratio one 53 / 61 %). Targets <= 5 % and
+//   <= 15 %, asserted for every table.
+// - a stricter one: exp(mean |ln(p/m)|) - 1, the geometric mean of max(p/m, m/p) minus one (one bad row
+//   weighs as much as it misses; a near-exact row cannot hide it). Asserted against the targets where met
+//   and against the documented miss elsewhere, so a regression fails either way.
 #include "core/config/config_parse.h"
 #include "core/session/collective_perf.h"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -53,7 +59,7 @@ struct Bound {
     double small; // geomean bound, sizes < 1 MiB
 };
 
-// Targets 0.05 / 0.15 where met; documented misses otherwise (docs/validation.md):
+// The stricter metric's bounds: 0.05 / 0.15 where met; documented misses otherwise (docs/validation.md):
 // - aws_p4de (A100, 2 nodes, EFA): 7.5 %; the table is not monotonic at 16-64 MiB (busbw 26, 41, 48, 64)
 //   and its 2-4 MiB rows are 14 % slower than the model's LL/Simple crossover.
 // - galvatron (A100, one node, -g 8): 6.2 %, mostly the 1 MiB row (23 % fast) and the 128-512 MiB rows
@@ -74,6 +80,16 @@ const Bound kBounds[] = {
     {"xxrjun_h100_1node_reduce_scatter", 0.05, 0.15},
 };
 
+// Geometric mean of |p - m| / m, each row floored at 1e-4 (an exact row would make the mean 0), as
+// scripts/nccl_validation.py computes it.
+double geomean_rel(const std::vector<double>& log_ratios) {
+    if (log_ratios.empty()) return 0;
+    double sum = 0;
+    for (double r : log_ratios)
+        sum += std::log(std::max(std::fabs(std::exp(r) - 1), 1e-4));
+    return std::exp(sum / log_ratios.size());
+}
+
 double geomean_error(const std::vector<double>& log_ratios) {
     if (log_ratios.empty()) return 0;
     double sum = 0;
@@ -84,7 +100,7 @@ double geomean_error(const std::vector<double>& log_ratios) {
 
 } // namespace
 
-TEST_CASE("nccl validation: per-table geomean error against measured nccl-tests tables", "[hardware]") {
+TEST_CASE("nccl validation: per-table geomean errors against measured nccl-tests tables", "[hardware]") {
     const std::string dir = std::string(ASTROLABE_TEST_DATA) + "/nccl/";
     auto systems = nlohmann::json::parse(slurp(dir + "systems.json"));
     REQUIRE(systems.size() == std::size(kBounds));
@@ -103,8 +119,12 @@ TEST_CASE("nccl validation: per-table geomean error against measured nccl-tests 
                 double lr = std::log(row.value().time_us / m.time_us);
                 (m.size >= (1u << 20) ? big : small).push_back(lr);
             }
-            INFO(b.table << ": >= 1 MiB " << geomean_error(big) << ", < 1 MiB " << geomean_error(small));
-            CHECK(geomean_error(big) <= b.big);
+            INFO(b.table << ": >= 1 MiB " << geomean_rel(big) << " (strict " << geomean_error(big)
+                         << "), < 1 MiB " << geomean_rel(small) << " (strict " << geomean_error(small)
+                         << ")");
+            CHECK(geomean_rel(big) <= 0.05); // issue 20's targets, its convention
+            CHECK(geomean_rel(small) <= 0.15);
+            CHECK(geomean_error(big) <= b.big); // the stricter metric: targets or documented misses
             CHECK(geomean_error(small) <= b.small);
         }
     }
