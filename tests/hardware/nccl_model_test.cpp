@@ -271,3 +271,21 @@ TEST_CASE("nccl model: beyond two nodes a tree's inner nodes carry twice their s
     NcclChoice two = estimate(hw, CollOp::AllReduce, big, NcclAlgo::NvlsTree, NcclProto::Simple);
     CHECK(two.busbw_gbs > four.busbw_gbs * 1.1); // NVLS-bound, not network-bound
 }
+
+TEST_CASE("nccl model: all-to-all crosses the network in point-to-point chunks", "[hardware]") {
+    // 10 nodes x 1 H100, one 400 Gb/s IB NIC each (48.9 GB/s achievable). An all-to-all sends (n-1)/n
+    // of the buffer through the NIC, in NCCL_P2P_NET_CHUNKSIZE = 128 KiB messages that each pay the
+    // 0.2 us RDMA post cost, x = 0.2 x 48.9e3 = 9780 bytes: f = 128K (512K + x) / (512K (128K + x))
+    // = 0.9479 of a ring's full-chunk rate, so busbw = 48.9 x 0.9479 = 46.35 GB/s (the measured
+    // 10 x 1 all-to-all: 44.7 at 16 GiB, where all-reduce on the same nodes reaches 48.9).
+    config::HardwareConfig hw;
+    hw.nodes = 10;
+    hw.gpus_per_node = 1;
+    hw.nics_per_node = 1;
+    hw.nvls = false;
+    hw.fabric = config::Fabric::Infiniband;
+    const double x = 0.2 * 48.9e3, k = 128.0 * 1024, c = 512.0 * 1024;
+    NcclChoice a2a = choose(hw, CollOp::AllToAll, 16ull << 30);
+    CHECK(a2a.net_msg_factor == Approx(k * (c + x) / (c * (k + x))));
+    CHECK(a2a.busbw_gbs == Approx(48.9 * k * (c + x) / (c * (k + x))));
+}
