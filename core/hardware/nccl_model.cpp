@@ -306,7 +306,9 @@ NcclChoice estimate(const HardwareConfig& hw, CollOp op, uint64_t bytes, NcclAlg
         double msg = net_msg_bytes(hw, algo, proto, bytes, c.channels);
         // Point-to-point (all-to-all) sends its network data in NCCL_P2P_NET_CHUNKSIZE pieces, not the
         // collectives' buffer steps.
-        if (op == CollOp::AllToAll && proto == NcclProto::Simple) msg = std::min(msg, kP2pNetChunkBytes);
+        // AWS's EFA set-up raises it to a full 512 KiB (the p5/p4de jobs' NCCL_P2P_NET_CHUNKSIZE=524288).
+        const double p2p_chunk = hw.fabric == Fabric::Efa ? kNetChunkBytes : kP2pNetChunkBytes;
+        if (op == CollOp::AllToAll && proto == NcclProto::Simple) msg = std::min(msg, p2p_chunk);
         c.net_msg_factor = net_msg_factor(hw, msg);
     }
     // Across nodes: the GPU's share of the NICs, at the protocol's efficiency and the per-message
