@@ -152,6 +152,9 @@ constexpr double kBoardGpus = 8;
 // sticking to the model for medium sizes" (its treeCorrectionFactor dips to 0.5 at 128 KiB-4 MiB).
 constexpr double kNetChunkBytes = 512.0 * 1024;
 
+// NVLS's chunk (NCCL_NVLS_CHUNKSIZE's default): NVLS-tree sends its network data in these or smaller.
+constexpr double kNvlsChunkBytes = 128.0 * 1024;
+
 // Point-to-point (send/receive, hence all-to-all) uses LL up to this many bytes per peer, Simple above
 // (NCCL_P2P_LL_THRESHOLD's default).
 constexpr double kP2pLlThresholdBytes = 16.0 * 1024;
@@ -268,6 +271,24 @@ double tree_chunk_bytes(double bytes_per_channel, uint32_t depth) {
     return c;
 }
 
+// NVLS-tree's chunk (NCCL enqueue.cc): NCCL_NVLS_CHUNKSIZE (128 KiB), at most 64 KiB from four nodes
+// up (NCCL_NVLSTREE_MAX_CHUNKSIZE's default there), then smaller while the collective would give each
+// of its concurrent operations (channels x NVLS heads, one head per GPU of the node) fewer than 32, 16,
+// 4, 1 chunks (down to 256, 128, 64, 32 KiB). AWS's EFA set-up raises both sizes to 512 KiB (the
+// aws-ofi-nccl plugin sets NCCL_NVLS_CHUNKSIZE and NCCL_NVLSTREE_MAX_CHUNKSIZE on p4/p5).
+double nvls_tree_chunk_bytes(const HardwareConfig& hw, uint64_t bytes, uint32_t channels) {
+    const bool efa = hw.fabric == Fabric::Efa;
+    double c = efa ? kNetChunkBytes : kNvlsChunkBytes;
+    if (hw.nodes >= 4 && !efa) c = std::min(c, 64.0 * 1024);
+    const double ops = double(std::max<uint32_t>(1, channels)) * std::max<uint32_t>(1, hw.gpus_per_node);
+    const double b = double(bytes);
+    if (b < 32 * ops * c && c > 256 * 1024) c = 256 * 1024;
+    if (b < 16 * ops * c && c > 128 * 1024) c = 128 * 1024;
+    if (b < 4 * ops * c && c > 64 * 1024) c = 64 * 1024;
+    if (b < 1 * ops * c && c > 32 * 1024) c = 32 * 1024;
+    return c;
+}
+
 // The bytes of one network message for this algorithm, protocol and size: a ring step carries one rank's
 // slice of a channel (at most a buffer step), a Simple tree the chunk above; an LL step at most its
 // 64 KiB of 16-byte lines (half of them flags).
@@ -278,7 +299,8 @@ double net_msg_bytes(const HardwareConfig& hw, NcclAlgo algo, NcclProto proto, u
     const double slice = ring ? per_channel / hw.ranks() : per_channel;
     if (proto == NcclProto::LL) return std::max(1.0, std::min(64.0 * 1024, 2 * slice));
     if (ring || proto == NcclProto::LL128) return std::max(1.0, std::min(kNetChunkBytes, slice));
-    const bool nvls = algo == NcclAlgo::NvlsTree || (algo == NcclAlgo::CollNet && hw.nvls);
+    if (algo == NcclAlgo::NvlsTree) return nvls_tree_chunk_bytes(hw, bytes, channels);
+    const bool nvls = algo == NcclAlgo::CollNet && hw.nvls;
     uint32_t depth = (nvls ? 1 : hw.gpus_per_node - 1) + ceil_log2(hw.nodes);
     return tree_chunk_bytes(per_channel, depth);
 }

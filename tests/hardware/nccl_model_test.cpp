@@ -289,3 +289,28 @@ TEST_CASE("nccl model: all-to-all crosses the network in point-to-point chunks",
     CHECK(a2a.net_msg_factor == Approx(k * (c + x) / (c * (k + x))));
     CHECK(a2a.busbw_gbs == Approx(48.9 * k * (c + x) / (c * (k + x))));
 }
+
+TEST_CASE("nccl model: NVLS-tree's network chunk follows NCCL's NVLS chunk rule", "[hardware]") {
+    // NCCL enqueue.cc: NVLS-tree chunks are NCCL_NVLS_CHUNKSIZE (128 KiB), at most 64 KiB from four
+    // nodes up, smaller while the buffer holds fewer than 4 (1) chunks per concurrent operation
+    // (16 channels x 8 heads = 128): 64 KiB below 4 x 128 x 128 KiB = 64 MiB. AWS's EFA set-up uses
+    // 512 KiB. Each message pays the fabric's cost: f(c) = c (512K + x) / (512K (c + x)).
+    config::HardwareConfig hw;
+    hw.fabric = config::Fabric::Infiniband;
+    const double x = 0.2 * 48.9e3, k = 512.0 * 1024;
+    auto f = [&](double c) { return c * (k + x) / (k * (c + x)); };
+    auto factor = [&](uint32_t nodes, uint64_t bytes) {
+        hw.nodes = nodes;
+        return estimate(hw, CollOp::AllReduce, bytes, NcclAlgo::NvlsTree, NcclProto::Simple).net_msg_factor;
+    };
+    CHECK(factor(2, 8ull << 30) == Approx(f(128 * 1024)));
+    CHECK(factor(2, 32ull << 20) == Approx(f(64 * 1024)));
+    CHECK(factor(4, 8ull << 30) == Approx(f(64 * 1024)));
+    CHECK(factor(10, 8ull << 30) == Approx(f(64 * 1024)));
+    hw.fabric = config::Fabric::Efa;
+    hw.nics_per_node = 32;
+    hw.nic_gbps = 100;
+    hw.nodes = 4;
+    NcclChoice efa = estimate(hw, CollOp::AllReduce, 8ull << 30, NcclAlgo::NvlsTree, NcclProto::Simple);
+    CHECK(efa.net_msg_factor == Approx(1.0));
+}
