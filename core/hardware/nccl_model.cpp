@@ -343,6 +343,9 @@ NcclChoice estimate(const HardwareConfig& hw, CollOp op, uint64_t bytes, NcclAlg
     // GPUDirect); over EFA and TCPXO it stays on NVLink only.
     const bool rdma = hw.fabric != Fabric::Efa && hw.fabric != Fabric::Tcpxo;
     if (m > 1 && proto == NcclProto::LL128 && !rdma) return c;
+    // GPUDirect-TCPXO moves data through the NIC's receive-side buffers, not GPU memory writes a
+    // kernel could poll, so Google's NCCL profile for it (nccl-env-profile.sh) runs Simple only.
+    if (m > 1 && hw.fabric == Fabric::Tcpxo && proto != NcclProto::Simple) return c;
     // All-to-all is NCCL's grouped send/receive, whose protocol is fixed by the bytes per peer: LL up to
     // NCCL_P2P_LL_THRESHOLD (16 KiB), Simple above; point-to-point never runs LL128.
     if (op == CollOp::AllToAll && hw.proto == NcclProto::Auto) { // a forced nccl_proto is honoured

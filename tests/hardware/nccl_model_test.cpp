@@ -314,3 +314,19 @@ TEST_CASE("nccl model: NVLS-tree's network chunk follows NCCL's NVLS chunk rule"
     NcclChoice efa = estimate(hw, CollOp::AllReduce, 8ull << 30, NcclAlgo::NvlsTree, NcclProto::Simple);
     CHECK(efa.net_msg_factor == Approx(1.0));
 }
+
+TEST_CASE("nccl model: across TCPXO only Simple runs", "[hardware]") {
+    // Google's GPUDirect-TCPXO profile sets NCCL_PROTO=Simple: 2 x 8 H100 on TCPXO picks a Simple tree
+    // even for 8 bytes. Its latency: kernel 10 + the chain's 2 x 7 NVLink Simple steps (3 us) + 2
+    // network steps (40 us) = 132 us (a measured a3-mega 2-node table sits at 123-136 us).
+    config::HardwareConfig hw;
+    hw.nodes = 2;
+    hw.nvls = false;
+    hw.nic_gbps = 200;
+    hw.fabric = config::Fabric::Tcpxo;
+    NcclChoice c = choose(hw, CollOp::AllReduce, 8);
+    CHECK(c.proto == NcclProto::Simple);
+    CHECK(c.latency_us == Approx(10 + 14 * 3.0 + 2 * 40.0));
+    hw.nodes = 1; // inside one node NVLink still runs LL
+    CHECK(choose(hw, CollOp::AllReduce, 8).proto == NcclProto::LL);
+}
