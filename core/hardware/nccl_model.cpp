@@ -412,6 +412,17 @@ NcclChoice estimate(const HardwareConfig& hw, CollOp op, uint64_t bytes, NcclAlg
         double intra_lat = g > 1 ? (nvls ? kNvlsLatencyUs : 2.0 * (g - 1) * nvl_step) : 0;
         uint32_t net_steps = algo == NcclAlgo::CollNet ? 2 : 2 * ceil_log2(m);
         c.latency_us = kKernelBaseUs + intra_lat + net_steps * net_step;
+        if (algo == NcclAlgo::NvlsTree) {
+            // NVLS-tree's pipeline is deeper than one node's NVLS kernel: the in-node reduce (to the
+            // node's heads) and broadcast (from them) are separate stages with the network tree between,
+            // so the NVLS fill is paid twice, and each network hop forwards a whole chunk before the next
+            // can start (NCCL's tuner counts a chunk's transfer in its tree latencies). The 2 x 8 H100
+            // table (bitdeer: 190 us above its bandwidth at 256 MiB-2 GiB) agrees.
+            const double per_channel_gbs =
+                nic_gbs_per_gpu(hw) * g / std::max<uint32_t>(1, c.channels) * c.net_msg_factor;
+            const double chunk = net_msg_bytes(hw, algo, proto, bytes, c.channels);
+            c.latency_us += kNvlsLatencyUs + net_steps * chunk / (per_channel_gbs * 1e3);
+        }
         break;
     }
     case NcclAlgo::Auto:

@@ -330,3 +330,19 @@ TEST_CASE("nccl model: across TCPXO only Simple runs", "[hardware]") {
     hw.nodes = 1; // inside one node NVLink still runs LL
     CHECK(choose(hw, CollOp::AllReduce, 8).proto == NcclProto::LL);
 }
+
+TEST_CASE("nccl model: NVLS-tree pays the NVLS fill twice and a chunk per network hop", "[hardware]") {
+    // 2 x 8 H100, 8 x 400 Gb/s IB: 1 GiB uses 16 channels and 128 KiB chunks. Latency = kernel 10 +
+    // NVLS fill 54 on the way in and again on the way out + 2 network hops, each NCCL's 14 us step plus
+    // one chunk at a channel's share of the node's NICs (8 x 48.9 / 16 = 24.45 GB/s, times the
+    // per-message factor of 128 KiB chunks). The measured 2 x 8 table (bitdeer) sits ~190 us above its
+    // bandwidth at 256 MiB-2 GiB; this gives 10 + 108 + 2 x (14 + 5.6) = 157 us.
+    config::HardwareConfig hw;
+    hw.nodes = 2;
+    hw.fabric = config::Fabric::Infiniband;
+    NcclChoice c = estimate(hw, CollOp::AllReduce, 1ull << 30, NcclAlgo::NvlsTree, NcclProto::Simple);
+    REQUIRE(c.channels == 16);
+    const double chunk_us = 128.0 * 1024 / (8 * 48.9 / 16 * c.net_msg_factor * 1e3);
+    CHECK(c.latency_us == Approx(10 + 2 * 54.0 + 2 * (14 + chunk_us)));
+    CHECK(c.latency_us == Approx(157).epsilon(0.01));
+}
