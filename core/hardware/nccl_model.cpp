@@ -163,6 +163,7 @@ constexpr double kP2pLlThresholdBytes = 16.0 * 1024;
 // quarter of a collective's 512 KiB buffer step), each a message paying its fabric's fixed cost: on
 // InfiniBand an all-to-all reaches ~0.95 of what a ring reaches through the same NIC.
 constexpr double kP2pNetChunkBytes = 128.0 * 1024;
+constexpr double kP2pChannelsPerPeer = 2; // NCCL_NCHANNELS_PER_NET_PEER's default
 
 // NVLS all-reduce bus bandwidth on g GPUs of one NVSwitch. With in-switch reduction each GPU sends its
 // buffer once (multimem reductions read it) and receives the result once, whatever g: the algorithm
@@ -326,11 +327,13 @@ NcclChoice estimate(const HardwareConfig& hw, CollOp op, uint64_t bytes, NcclAlg
     c.channels = channels_used(hw, algo, proto, bytes);
     if (m > 1) {
         double msg = net_msg_bytes(hw, algo, proto, bytes, c.channels);
-        // Point-to-point (all-to-all) sends its network data in NCCL_P2P_NET_CHUNKSIZE pieces, not the
-        // collectives' buffer steps.
-        // AWS's EFA set-up raises it to a full 512 KiB (the p5/p4de jobs' NCCL_P2P_NET_CHUNKSIZE=524288).
-        const double p2p_chunk = hw.fabric == Fabric::Efa ? kNetChunkBytes : kP2pNetChunkBytes;
-        if (op == CollOp::AllToAll && proto == NcclProto::Simple) msg = std::min(msg, p2p_chunk);
+        if (op == CollOp::AllToAll && proto == NcclProto::Simple) {
+            // Point-to-point (all-to-all) sends each peer's data over NCCL_NCHANNELS_PER_NET_PEER (2)
+            // channels, in NCCL_P2P_NET_CHUNKSIZE pieces, not the collectives' buffer steps; AWS's EFA
+            // set-up raises the chunk to 512 KiB (the p5/p4de jobs' NCCL_P2P_NET_CHUNKSIZE=524288).
+            const double p2p_chunk = hw.fabric == Fabric::Efa ? kNetChunkBytes : kP2pNetChunkBytes;
+            msg = std::max(1.0, std::min(p2p_chunk, double(bytes) / n / kP2pChannelsPerPeer));
+        }
         c.net_msg_factor = net_msg_factor(hw, msg);
     }
     // Across nodes: the GPU's share of the NICs, at the protocol's efficiency and the per-message

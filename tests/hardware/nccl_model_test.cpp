@@ -288,6 +288,15 @@ TEST_CASE("nccl model: all-to-all crosses the network in point-to-point chunks",
     NcclChoice a2a = choose(hw, CollOp::AllToAll, 16ull << 30);
     CHECK(a2a.net_msg_factor == Approx(k * (c + x) / (c * (k + x))));
     CHECK(a2a.busbw_gbs == Approx(48.9 * k * (c + x) / (c * (k + x))));
+    // Each peer's data goes over NCCL_NCHANNELS_PER_NET_PEER = 2 channels, not all 16: on 10 x 8 GPUs a
+    // 32 MiB all-to-all gives each peer 32 MiB / 80 = 410 KiB, 205 KiB per channel, so full 128 KiB
+    // chunks (a ring's slice over 16 channels would be 26 KiB); 4 MiB gives 26 KiB messages.
+    hw.gpus_per_node = 8;
+    hw.nics_per_node = 8;
+    hw.nvls = true;
+    CHECK(choose(hw, CollOp::AllToAll, 32ull << 20).net_msg_factor == Approx(k * (c + x) / (c * (k + x))));
+    const double m = 4.0 * 1024 * 1024 / 80 / 2;
+    CHECK(choose(hw, CollOp::AllToAll, 4ull << 20).net_msg_factor == Approx(m * (c + x) / (c * (m + x))));
 }
 
 TEST_CASE("nccl model: NVLS-tree's network chunk follows NCCL's NVLS chunk rule", "[hardware]") {

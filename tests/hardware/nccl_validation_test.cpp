@@ -154,15 +154,15 @@ const Bound kBeyond[] = {
     {"xxrjun_ex01_N10_G1_reduce_scatter", 0.015, 0},                 // 1.2 % / - %
     {"xxrjun_ex01_N10_G2_all_gather", 0.025, 0},                     // 1.8 % / - %
     {"xxrjun_ex01_N10_G2_all_reduce", 0.020, 0},                     // 1.7 % / - %
-    {"xxrjun_ex01_N10_G2_all_to_all", 0.025, 0},                     // 2.2 % / - %
+    {"xxrjun_ex01_N10_G2_all_to_all", 0.025, 0},                     // 1.9 % / - %
     {"xxrjun_ex01_N10_G2_reduce_scatter", 0.020, 0},                 // 1.7 % / - %
     {"xxrjun_ex01_N10_G4_all_gather", 0.025, 0},                     // 1.9 % / - %
     {"xxrjun_ex01_N10_G4_all_reduce", 0.045, 0},                     // 4.2 % / - %
-    {"xxrjun_ex01_N10_G4_all_to_all", 0.020, 0},                     // 1.7 % / - %
+    {"xxrjun_ex01_N10_G4_all_to_all", 0.025, 0},                     // 1.9 % / - %
     {"xxrjun_ex01_N10_G4_reduce_scatter", 0.025, 0},                 // 2.1 % / - %
     {"xxrjun_ex01_N10_G8_all_gather", 0.210, 0},                     // 20.5 % / - %
     {"xxrjun_ex01_N10_G8_all_reduce", 0.115, 0},                     // 11.1 % / - %
-    {"xxrjun_ex01_N10_G8_all_to_all", 0.025, 0},                     // 1.8 % / - %
+    {"xxrjun_ex01_N10_G8_all_to_all", 0.015, 0},                     // 1.2 % / - %
     {"xxrjun_ex01_N10_G8_reduce_scatter", 0.205, 0},                 // 20.0 % / - %
 };
 
