@@ -41,6 +41,9 @@ struct HardwareConfig {
     // peak and HBM bandwidth. Defaults: the GPU's datasheet figures (set by the parser).
     double peak_tflops = 989.4;
     double hbm_gbs = 3350;
+    // Not in the description: NICs per GPU fixed by the whole system when this config describes one
+    // collective group of it (hardware::group_system); 0 = derived from nics_per_node and the board.
+    double nics_per_gpu = 0;
     std::vector<std::string> warnings;
     uint32_t ranks() const { return nodes * gpus_per_node; }
 };

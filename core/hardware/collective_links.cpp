@@ -47,11 +47,13 @@ config::HardwareConfig group_system(const config::HardwareConfig& hw, const Grou
     sub.gpus_per_node = std::max<uint32_t>(1, shape.gpus_per_node);
     sub.nvls = hw.nvls && sub.gpus_per_node >= 2;
     if (sub.gpus_per_node != hw.gpus_per_node) {
-        // The group's GPUs keep their NICs: nics_per_node x g' / g of them, at the same line rate when
-        // that is a whole number of NICs (else one NIC carrying that share of the rate).
+        // The group's GPUs keep their NICs (the other GPUs of the node run their own groups meanwhile):
+        // nics_per_node x g' / g of them, at the same line rate when that is a whole number of NICs (else
+        // one NIC carrying that share of the rate), and each GPU exactly the share it has in the system.
         const double share = double(hw.nics_per_node) * sub.gpus_per_node / hw.gpus_per_node;
         sub.nics_per_node = std::max<uint32_t>(1, static_cast<uint32_t>(share));
         sub.nic_gbps = hw.nic_gbps * share / sub.nics_per_node;
+        sub.nics_per_gpu = nics_per_gpu(hw) * hw.nic_gbps / sub.nic_gbps;
     }
     return sub;
 }

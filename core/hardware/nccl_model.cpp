@@ -227,6 +227,7 @@ GpuSpec gpu_spec(GpuModel g) {
 }
 
 double nics_per_gpu(const HardwareConfig& hw) {
+    if (hw.nics_per_gpu > 0) return hw.nics_per_gpu;
     const double share = double(hw.nics_per_node) / std::max<uint32_t>(1, hw.gpus_per_node);
     return std::min(share, std::max(1.0, double(hw.nics_per_node) / kBoardGpus));
 }

@@ -1,4 +1,5 @@
 // The NCCL-like tuner and its mapping onto engine configs: choices per size and closed-form checks.
+#include "core/hardware/collective_links.h"
 #include "core/hardware/hardware_mapping.h"
 #include "core/hardware/nccl_model.h"
 #include "core/session/collective_perf.h"
@@ -354,4 +355,32 @@ TEST_CASE("nccl model: NVLS-tree pays the NVLS fill twice and a chunk per networ
     const double chunk_us = 128.0 * 1024 / (8 * 48.9 / 16 * c.net_msg_factor * 1e3);
     CHECK(c.latency_us == Approx(10 + 2 * 54.0 + 2 * (14 + chunk_us)));
     CHECK(c.latency_us == Approx(157).epsilon(0.01));
+}
+
+TEST_CASE("nccl model: a run's group keeps the NICs its GPUs have in the whole system", "[hardware]") {
+    // In a run every GPU of a node is busy, so a group of g' GPUs per node gets g' GPUs' share of the
+    // NICs, whatever the board rule would give a node with that many GPUs. p5 (32 x 100 Gb/s EFA for 8
+    // GPUs): a data-parallel group of one GPU per node keeps its 4 NICs (8 channels); p4de (4 NICs for
+    // 8 GPUs): half a NIC per GPU.
+    config::HardwareConfig p5;
+    p5.nodes = 2;
+    p5.nics_per_node = 32;
+    p5.nic_gbps = 100;
+    p5.fabric = config::Fabric::Efa;
+    GroupShape one{2, 2, 1, true};
+    config::HardwareConfig sub = group_system(p5, one);
+    CHECK(nics_per_gpu(sub) * sub.nic_gbps == Approx(400));
+    CHECK(nic_gbs_per_gpu(sub) == Approx(nic_gbs_per_gpu(p5)));
+    CHECK(max_channels(sub) == 8);
+    config::HardwareConfig p4de = p5;
+    p4de.gpu = config::GpuModel::A100Sxm80;
+    p4de.nvls = false;
+    p4de.nics_per_node = 4;
+    sub = group_system(p4de, one);
+    CHECK(nics_per_gpu(sub) * sub.nic_gbps == Approx(50));
+    // A group of 4 GPUs per node on an 8-NIC IB node: one NIC each.
+    config::HardwareConfig ib;
+    ib.nodes = 2;
+    sub = group_system(ib, GroupShape{8, 2, 4, true});
+    CHECK(nic_gbs_per_gpu(sub) == Approx(nic_gbs_per_gpu(ib)));
 }
