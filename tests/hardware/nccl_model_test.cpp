@@ -16,6 +16,18 @@ config::HardwareConfig hgx_h100() {
     config::HardwareConfig hw; // defaults: one node of 8 H100-SXM with NVLS
     return hw;
 }
+
+// 10 nodes x 1 H100, one 400 Gb/s InfiniBand NIC each: the network-only system of the open set's
+// 10-node table.
+config::HardwareConfig ten_by_one() {
+    config::HardwareConfig hw;
+    hw.nodes = 10;
+    hw.gpus_per_node = 1;
+    hw.nics_per_node = 1;
+    hw.nvls = false;
+    hw.fabric = config::Fabric::Infiniband;
+    return hw;
+}
 } // namespace
 
 TEST_CASE("nccl model: busbw factors are nccl-tests'", "[hardware]") {
@@ -57,12 +69,7 @@ TEST_CASE("nccl model: the tuner's choice per size on one HGX H100 node", "[hard
 TEST_CASE("nccl model: network-only ring bandwidth is the NIC's achievable rate", "[hardware]") {
     // 10 nodes x 1 GPU, one 400 Gb/s NIC each, InfiniBand at 97.8 % of line rate: 50 GB/s * 0.978 = 48.9
     // GB/s, the bus bandwidth of the measured 10-node table (48.9 at 16 GiB).
-    config::HardwareConfig hw;
-    hw.nodes = 10;
-    hw.gpus_per_node = 1;
-    hw.nics_per_node = 1;
-    hw.nvls = false;
-    hw.fabric = config::Fabric::Infiniband;
+    config::HardwareConfig hw = ten_by_one();
     NcclChoice c = choose(hw, CollOp::AllReduce, 16ull << 30);
     CHECK(c.busbw_gbs == Approx(48.9));
 }
@@ -279,12 +286,7 @@ TEST_CASE("nccl model: all-to-all crosses the network in point-to-point chunks",
     // 0.2 us RDMA post cost, x = 0.2 x 48.9e3 = 9780 bytes: f = 128K (512K + x) / (512K (128K + x))
     // = 0.9479 of a ring's full-chunk rate, so busbw = 48.9 x 0.9479 = 46.35 GB/s (the measured
     // 10 x 1 all-to-all: 44.7 at 16 GiB, where all-reduce on the same nodes reaches 48.9).
-    config::HardwareConfig hw;
-    hw.nodes = 10;
-    hw.gpus_per_node = 1;
-    hw.nics_per_node = 1;
-    hw.nvls = false;
-    hw.fabric = config::Fabric::Infiniband;
+    config::HardwareConfig hw = ten_by_one();
     const double x = 0.2 * 48.9e3, k = 128.0 * 1024, c = 512.0 * 1024;
     NcclChoice a2a = choose(hw, CollOp::AllToAll, 16ull << 30);
     CHECK(a2a.net_msg_factor == Approx(k * (c + x) / (c * (k + x))));

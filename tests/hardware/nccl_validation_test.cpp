@@ -98,6 +98,23 @@ double geomean_error(const std::vector<double>& log_ratios) {
     return std::exp(sum / log_ratios.size()) - 1;
 }
 
+// ln(p/m) of every row of one table, split at 1 MiB: its system from systems.json through
+// collective-perf at the table's own sizes.
+void log_ratios(const std::string& dir, const nlohmann::json& systems, const char* table,
+                std::vector<double>& big, std::vector<double>& small) {
+    const auto& entry = systems.at(table);
+    auto hw = config::parse_hardware_json(entry.at("hardware").dump(), table);
+    REQUIRE(hw.is_ok());
+    CollectivePerfRequest req;
+    req.hardware = hw.value();
+    REQUIRE(hardware::parse_coll_op(entry.at("collective").get<std::string>(), req.op));
+    for (const Measured& m : read_table(dir + table + ".csv")) {
+        auto row = run_collective_perf_row(req, m.size);
+        REQUIRE(row.is_ok());
+        (m.size >= (1u << 20) ? big : small).push_back(std::log(row.value().time_us / m.time_us));
+    }
+}
+
 } // namespace
 
 TEST_CASE("nccl validation: per-table geomean errors against measured nccl-tests tables", "[hardware]") {
@@ -106,19 +123,8 @@ TEST_CASE("nccl validation: per-table geomean errors against measured nccl-tests
     REQUIRE(systems.size() == std::size(kBounds));
     for (const Bound& b : kBounds) {
         DYNAMIC_SECTION(b.table) {
-            const auto& entry = systems.at(b.table);
-            auto hw = config::parse_hardware_json(entry.at("hardware").dump(), b.table);
-            REQUIRE(hw.is_ok());
-            CollectivePerfRequest req;
-            req.hardware = hw.value();
-            REQUIRE(hardware::parse_coll_op(entry.at("collective").get<std::string>(), req.op));
             std::vector<double> big, small;
-            for (const Measured& m : read_table(dir + b.table + ".csv")) {
-                auto row = run_collective_perf_row(req, m.size);
-                REQUIRE(row.is_ok());
-                double lr = std::log(row.value().time_us / m.time_us);
-                (m.size >= (1u << 20) ? big : small).push_back(lr);
-            }
+            log_ratios(dir, systems, b.table, big, small);
             INFO(b.table << ": >= 1 MiB " << geomean_rel(big) << " (strict " << geomean_error(big)
                          << "), < 1 MiB " << geomean_rel(small) << " (strict " << geomean_error(small)
                          << ")");
@@ -172,18 +178,8 @@ TEST_CASE("nccl validation: tables beyond the open set stay within their documen
     REQUIRE(systems.size() == std::size(kBeyond));
     for (const Bound& b : kBeyond) {
         DYNAMIC_SECTION(b.table) {
-            const auto& entry = systems.at(b.table);
-            auto hw = config::parse_hardware_json(entry.at("hardware").dump(), b.table);
-            REQUIRE(hw.is_ok());
-            CollectivePerfRequest req;
-            req.hardware = hw.value();
-            REQUIRE(hardware::parse_coll_op(entry.at("collective").get<std::string>(), req.op));
             std::vector<double> big, small;
-            for (const Measured& m : read_table(dir + b.table + ".csv")) {
-                auto row = run_collective_perf_row(req, m.size);
-                REQUIRE(row.is_ok());
-                (m.size >= (1u << 20) ? big : small).push_back(std::log(row.value().time_us / m.time_us));
-            }
+            log_ratios(dir, systems, b.table, big, small);
             INFO(b.table << ": >= 1 MiB " << geomean_rel(big) << ", < 1 MiB " << geomean_rel(small));
             CHECK(geomean_rel(big) <= b.big);
             CHECK(geomean_rel(small) <= b.small);
