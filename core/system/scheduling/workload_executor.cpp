@@ -146,13 +146,13 @@ void WorkloadExecutor::issue(uint32_t npu, uint32_t node) {
     }
     switch (n.kind) {
     case NodeKind::Nop:
-        finish_node(npu, node);
+        finish_node(npu, node, s.running.size() - 1); // just pushed
         return;
     case NodeKind::Compute: {
         bool skip = false;
         TimeNs t = compute_time(npu, n, skip);
         if (skip) {
-            finish_node(npu, node);
+            finish_node(npu, node, s.running.size() - 1);
             return;
         }
         return schedule_done(npu, node, t);
@@ -282,16 +282,22 @@ void WorkloadExecutor::issue_collective(uint32_t npu, uint32_t node) {
 
 // [SECTION] completions and the end check
 
-void WorkloadExecutor::finish_node(uint32_t npu, uint32_t node) {
+size_t WorkloadExecutor::running_at(uint32_t npu, uint32_t node) const {
+    const auto& running = npus_[npu].running;
+    auto it =
+        std::find_if(running.begin(), running.end(), [node](const Running& r) { return r.node == node; });
+    SIM_ASSERT(it != running.end(), "a node finished that was not running");
+    return static_cast<size_t>(it - running.begin());
+}
+
+void WorkloadExecutor::finish_node(uint32_t npu, uint32_t node, size_t at) {
     Npu& s = npus_[npu];
     const WorkloadGraph& g = *s.shape;
     const GraphNode& n = g.nodes[node];
     NpuStats& st = stats_.npus[npu];
-    auto it =
-        std::find_if(s.running.begin(), s.running.end(), [node](const Running& r) { return r.node == node; });
-    SIM_ASSERT(it != s.running.end(), "a node finished that was not running");
-    TimeNs start = it->start;
-    *it = s.running.back();
+    SIM_ASSERT(at < s.running.size() && s.running[at].node == node, "a node finished that was not running");
+    TimeNs start = s.running[at].start;
+    s.running[at] = s.running.back();
     s.running.pop_back();
     Slot slot = slot_of(n);
     if (slot != kNoSlot) s.busy[slot] = false;
@@ -339,8 +345,8 @@ void WorkloadExecutor::check_end(uint32_t npu) {
 }
 
 void WorkloadExecutor::on_event(uint32_t kind, uint64_t arg) {
-    if (options_.fast_ring_watch) watch_tie(kind, arg);
     if (kind == kKick) {
+        if (options_.fast_ring_watch) watch_tie(kind, arg, 0);
         auto npu = static_cast<uint32_t>(arg);
         npus_[npu].kick_pending = false;
         issue_ready(npu);
@@ -348,12 +354,15 @@ void WorkloadExecutor::on_event(uint32_t kind, uint64_t arg) {
         return;
     }
     auto npu = static_cast<uint32_t>(arg >> 32);
-    finish_node(npu, static_cast<uint32_t>(arg));
+    const auto node = static_cast<uint32_t>(arg);
+    const size_t at = running_at(npu, node);
+    if (options_.fast_ring_watch) watch_tie(kind, arg, at);
+    finish_node(npu, node, at);
     issue_ready(npu);
     check_end(npu);
 }
 
-void WorkloadExecutor::watch_tie(uint32_t kind, uint64_t arg) {
+void WorkloadExecutor::watch_tie(uint32_t kind, uint64_t arg, size_t at) {
     // The interval holding this event's key (fast_ring_watch.h); before finish_node, which forgets the
     // node's start.
     FastRingWatch& watch = *options_.fast_ring_watch;
@@ -364,10 +373,7 @@ void WorkloadExecutor::watch_tie(uint32_t kind, uint64_t arg) {
     bool bucket = false, own = true;
     if (kind != kKick) {
         node = static_cast<uint32_t>(arg);
-        const auto& running = npus_[npu].running;
-        auto it =
-            std::find_if(running.begin(), running.end(), [node](const Running& r) { return r.node == node; });
-        const TimeNs start = it != running.end() ? it->start : 0;
+        const TimeNs start = npus_[npu].running[at].start;
         const GraphNode& n = npus_[npu].shape->nodes[node];
         PhaseType type;
         uint64_t bytes;

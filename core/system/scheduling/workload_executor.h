@@ -125,9 +125,13 @@ private:
     // recorded; `skip` is set for roofline nodes without work (they finish at once, as in ASTRA-sim).
     TimeNs compute_time(uint32_t npu, const GraphNode& n, bool& skip);
     void schedule_done(uint32_t npu, uint32_t node, TimeNs delay);
-    void finish_node(uint32_t npu, uint32_t node); // bookkeeping, no re-issue
+    // Where `node` sits in the NPU's running list (it must be running): found once per completion and
+    // handed to the guard and the bookkeeping, which both need its start.
+    size_t running_at(uint32_t npu, uint32_t node) const;
+    void finish_node(uint32_t npu, uint32_t node, size_t at); // bookkeeping, no re-issue
     void check_end(uint32_t npu);
-    void watch_tie(uint32_t kind, uint64_t arg); // tells the fast path's guard (fast_ring_watch.h)
+    // Tells the fast path's guard (fast_ring_watch.h); `at`: the node's place in the running list.
+    void watch_tie(uint32_t kind, uint64_t arg, size_t at);
     std::string describe(uint32_t npu, uint32_t node, bool running, const GroupLookup* lookup) const;
 
     Engine& engine_;
