@@ -326,8 +326,9 @@ NcclChoice estimate(const HardwareConfig& hw, CollOp op, uint64_t bytes, NcclAlg
     const double nvl_step = nvlink_step_us(hw.gpu, proto);
     const double net_step = net_step_us(hw.fabric, proto);
     c.channels = channels_used(hw, algo, proto, bytes);
+    double msg = 0; // bytes of one network message (multi-node only)
     if (m > 1) {
-        double msg = net_msg_bytes(hw, algo, proto, bytes, c.channels);
+        msg = net_msg_bytes(hw, algo, proto, bytes, c.channels);
         if (op == CollOp::AllToAll && proto == NcclProto::Simple) {
             // Point-to-point (all-to-all) sends each peer's data over NCCL_NCHANNELS_PER_NET_PEER (2)
             // channels, in NCCL_P2P_NET_CHUNKSIZE pieces, not the collectives' buffer steps; AWS's EFA
@@ -424,8 +425,7 @@ NcclChoice estimate(const HardwareConfig& hw, CollOp op, uint64_t bytes, NcclAlg
             // table (bitdeer: 190 us above its bandwidth at 256 MiB-2 GiB) agrees.
             const double per_channel_gbs =
                 nic_gbs_per_gpu(hw) * g / std::max<uint32_t>(1, c.channels) * c.net_msg_factor;
-            const double chunk = net_msg_bytes(hw, algo, proto, bytes, c.channels);
-            c.latency_us += kNvlsLatencyUs + net_steps * chunk / (per_channel_gbs * 1e3);
+            c.latency_us += kNvlsLatencyUs + net_steps * msg / (per_channel_gbs * 1e3);
         }
         break;
     }
