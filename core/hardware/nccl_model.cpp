@@ -304,7 +304,7 @@ double net_msg_bytes(const HardwareConfig& hw, NcclAlgo algo, NcclProto proto, u
     if (algo == NcclAlgo::NvlsTree) return nvls_tree_chunk_bytes(hw, bytes, channels);
     const bool nvls = algo == NcclAlgo::CollNet && hw.nvls;
     uint32_t depth = (nvls ? 1 : hw.gpus_per_node - 1) + ceil_log2(hw.nodes);
-    return tree_chunk_bytes(per_channel, depth);
+    return std::max(1.0, std::min(per_channel, tree_chunk_bytes(per_channel, depth)));
 }
 
 } // namespace
@@ -417,15 +417,29 @@ NcclChoice estimate(const HardwareConfig& hw, CollOp op, uint64_t bytes, NcclAlg
         double intra_lat = g > 1 ? (nvls ? kNvlsLatencyUs : 2.0 * (g - 1) * nvl_step) : 0;
         uint32_t net_steps = algo == NcclAlgo::CollNet ? 2 : 2 * ceil_log2(m);
         c.latency_us = kKernelBaseUs + intra_lat + net_steps * net_step;
-        if (algo == NcclAlgo::NvlsTree) {
-            // NVLS-tree's pipeline is deeper than one node's NVLS kernel: the in-node reduce (to the
-            // node's heads) and broadcast (from them) are separate stages with the network tree between,
-            // so the NVLS fill is paid twice, and each network hop forwards a whole chunk before the next
-            // can start (NCCL's tuner counts a chunk's transfer in its tree latencies). The 2 x 8 H100
-            // table (bitdeer: 190 us above its bandwidth at 256 MiB-2 GiB) agrees.
+        // A tree is a pipeline as deep as its hops, and a hop forwards a chunk only once all of it has
+        // arrived, so filling it costs one chunk's transfer per hop besides the step latencies (NCCL's
+        // tuner says as much: its network tree latency "is the latency of a 256kB chunk"). Across the
+        // network every protocol moves whole buffer steps: the proxy posts a step as one message and the
+        // peer sees it only when the NIC has delivered all of it, so each hop costs one message at the
+        // channel's share of the NICs. EFA's per-crossing step was calibrated on the p4de table's tree
+        // rows and already holds that transfer, so plain trees there add nothing; NVLS-tree's chunks are
+        // NVLS's own and count everywhere.
+        // NVLS-tree's in-node reduce (to the node's heads) and broadcast (from them) are separate stages
+        // with the network tree between, so it pays the NVLS fill twice (the 2 x 8 H100 table, bitdeer:
+        // 190 us above its bandwidth at 256 MiB-2 GiB, agrees).
+        if (algo == NcclAlgo::NvlsTree) c.latency_us += kNvlsLatencyUs;
+        if (algo == NcclAlgo::NvlsTree || hw.fabric != Fabric::Efa) {
             const double per_channel_gbs =
                 nic_gbs_per_gpu(hw) * g / std::max<uint32_t>(1, c.channels) * c.net_msg_factor;
-            c.latency_us += kNvlsLatencyUs + net_steps * msg / (per_channel_gbs * 1e3);
+            c.latency_us += net_steps * msg / (per_channel_gbs * 1e3);
+        }
+        // Inside the node, NCCL's tree is a chain of g GPUs (g - 1 hops up, g - 1 down). LL and LL128
+        // forward every line as soon as its flag is seen, but Simple forwards a chunk only after its
+        // flag, posted once the whole chunk is written: one chunk per hop at a channel's NVLink rate.
+        if (algo == NcclAlgo::Tree && proto == NcclProto::Simple && g > 1) {
+            const double per_channel_gbs = gpu.nvlink_ring_gbs / std::max<uint32_t>(1, c.channels);
+            c.latency_us += 2.0 * (g - 1) * msg / (per_channel_gbs * 1e3);
         }
         break;
     }

@@ -330,7 +330,9 @@ TEST_CASE("nccl model: NVLS-tree's network chunk follows NCCL's NVLS chunk rule"
 TEST_CASE("nccl model: across TCPXO only Simple runs", "[hardware]") {
     // Google's GPUDirect-TCPXO profile sets NCCL_PROTO=Simple: 2 x 8 H100 on TCPXO picks a Simple tree
     // even for 8 bytes. Its latency: kernel 10 + the chain's 2 x 7 NVLink Simple steps (3 us) + 2
-    // network steps (40 us) = 132 us (a measured a3-mega 2-node table sits at 123-136 us).
+    // network steps (40 us) = 132 us (a measured a3-mega 2-node table sits at 123-136 us), plus the
+    // pipeline fill of an 8-byte chunk: nothing on NVLink, and on each of the 2 network hops the
+    // message's fixed 2 us (TCPXO) expressed at one NIC's 25 x 0.85 GB/s, carried by the node's 8: 0.23 us.
     config::HardwareConfig hw;
     hw.nodes = 2;
     hw.nvls = false;
@@ -338,7 +340,10 @@ TEST_CASE("nccl model: across TCPXO only Simple runs", "[hardware]") {
     hw.fabric = config::Fabric::Tcpxo;
     NcclChoice c = choose(hw, CollOp::AllReduce, 8);
     CHECK(c.proto == NcclProto::Simple);
-    CHECK(c.latency_us == Approx(10 + 14 * 3.0 + 2 * 40.0));
+    const double nic = 200 / 8.0 * 0.85, fixed = 2.0 * nic * 1e3; // GB/s; bytes the NIC could move
+    const double factor = 8 * (512 * 1024 + fixed) / (512 * 1024 * (8 + fixed));
+    CHECK(c.latency_us ==
+          Approx(10 + 14 * 3.0 + 2 * 40.0 + 2 * 8 / (8 * nic * factor * 1e3) + 14 * 8 / (358.0 * 1e3)));
     hw.nodes = 1; // inside one node NVLink still runs LL
     CHECK(choose(hw, CollOp::AllReduce, 8).proto == NcclProto::LL);
 }
@@ -357,6 +362,39 @@ TEST_CASE("nccl model: NVLS-tree pays the NVLS fill twice and a chunk per networ
     const double chunk_us = 128.0 * 1024 / (8 * 48.9 / 16 * c.net_msg_factor * 1e3);
     CHECK(c.latency_us == Approx(10 + 2 * 54.0 + 2 * (14 + chunk_us)));
     CHECK(c.latency_us == Approx(157).epsilon(0.01));
+}
+
+TEST_CASE("nccl model: filling a tree costs one chunk per hop", "[hardware]") {
+    // 4 x 8 H100, 8 x 400 Gb/s IB, a 64 MiB Simple tree: 16 channels of 4 MiB; depth 7 + log2(4) = 9,
+    // so NCCL's rule halves the 512 KiB chunk to 128 KiB (4 MiB holds fewer than 8 x 9 of them) and to
+    // 64 KiB (fewer than 4 x 9). Latency = kernel 10 + the chain's 2 x 7 NVLink Simple steps (3 us) +
+    // 2 x log2(4) = 4 network steps (14 us), plus the fill: each of the 4 network hops one 64 KiB
+    // message at a channel's share of the node's NICs (8 x 48.9 / 16 = 24.45 GB/s, times the per-message
+    // factor), each of the 14 chain hops one 64 KiB chunk at a channel's NVLink rate (358 / 16 GB/s):
+    // 10 + 42 + 56 + 4 x 2.8 + 14 x 2.93 = 160 us.
+    config::HardwareConfig hw;
+    hw.nodes = 4;
+    hw.fabric = config::Fabric::Infiniband;
+    const double chunk = 64.0 * 1024;
+    NcclChoice c = estimate(hw, CollOp::AllReduce, 64ull << 20, NcclAlgo::Tree, NcclProto::Simple);
+    REQUIRE(c.channels == 16);
+    const double x = 0.2 * 50 * 0.978 * 1e3; // a message's fixed cost in bytes of one NIC's rate
+    CHECK(c.net_msg_factor == Approx(chunk * (512 * 1024 + x) / (512 * 1024 * (chunk + x))));
+    const double net_hop = chunk / (8 * 50 * 0.978 / 16 * c.net_msg_factor * 1e3);
+    const double nvl_hop = chunk / (358.0 / 16 * 1e3);
+    CHECK(c.latency_us == Approx(10 + 14 * 3.0 + 4 * 14.0 + 4 * net_hop + 14 * nvl_hop));
+    CHECK(c.latency_us == Approx(160).epsilon(0.01));
+    // LL128 forwards each 128-byte line on NVLink as soon as its flag is seen: only the network hops
+    // fill, each with a whole buffer step (the 4 MiB per channel caps it at 512 KiB).
+    NcclChoice l = estimate(hw, CollOp::AllReduce, 64ull << 20, NcclAlgo::Tree, NcclProto::LL128);
+    REQUIRE(l.channels == 16);
+    const double step_hop = 512 * 1024 / (8 * 50 * 0.978 / 16 * l.net_msg_factor * 1e3);
+    CHECK(l.latency_us == Approx(10 + 14 * 1.7 + 4 * 10.5 + 4 * step_hop));
+    // On EFA the per-crossing step was calibrated on a table's tree rows with the transfer in it: a
+    // plain tree adds only the chain's fill there.
+    hw.fabric = config::Fabric::Efa;
+    NcclChoice e = estimate(hw, CollOp::AllReduce, 64ull << 20, NcclAlgo::Tree, NcclProto::Simple);
+    CHECK(e.latency_us == Approx(10 + 14 * 3.0 + 4 * 140.0 + 14 * nvl_hop));
 }
 
 TEST_CASE("nccl model: a run's group keeps the NICs its GPUs have in the whole system", "[hardware]") {
