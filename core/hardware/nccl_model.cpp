@@ -292,8 +292,8 @@ double nvls_tree_chunk_bytes(const HardwareConfig& hw, uint64_t bytes, uint32_t 
 }
 
 // The bytes of one network message for this algorithm, protocol and size: a ring step carries one rank's
-// slice of a channel (at most a buffer step), a Simple tree the chunk above; an LL step at most its
-// 64 KiB of 16-byte lines (half of them flags).
+// slice of a channel (at most a buffer step), a Simple tree the chunk above (or the channel's bytes when
+// fewer); an LL step at most its 64 KiB of 16-byte lines (half of them flags).
 double net_msg_bytes(const HardwareConfig& hw, NcclAlgo algo, NcclProto proto, uint64_t bytes,
                      uint32_t channels) {
     const double per_channel = double(bytes) / std::max<uint32_t>(1, channels);
@@ -417,6 +417,10 @@ NcclChoice estimate(const HardwareConfig& hw, CollOp op, uint64_t bytes, NcclAlg
         double intra_lat = g > 1 ? (nvls ? kNvlsLatencyUs : 2.0 * (g - 1) * nvl_step) : 0;
         uint32_t net_steps = algo == NcclAlgo::CollNet ? 2 : 2 * ceil_log2(m);
         c.latency_us = kKernelBaseUs + intra_lat + net_steps * net_step;
+        // NVLS-tree's in-node reduce (to the node's heads) and broadcast (from them) are separate stages
+        // with the network tree between, so it pays the NVLS fill twice (the 2 x 8 H100 table, bitdeer:
+        // 190 us above its bandwidth at 256 MiB-2 GiB, agrees).
+        if (algo == NcclAlgo::NvlsTree) c.latency_us += kNvlsLatencyUs;
         // A tree is a pipeline as deep as its hops, and a hop forwards a chunk only once all of it has
         // arrived, so filling it costs one chunk's transfer per hop besides the step latencies (NCCL's
         // tuner says as much: its network tree latency "is the latency of a 256kB chunk"). Across the
@@ -425,10 +429,6 @@ NcclChoice estimate(const HardwareConfig& hw, CollOp op, uint64_t bytes, NcclAlg
         // channel's share of the NICs. EFA's per-crossing step was calibrated on the p4de table's tree
         // rows and already holds that transfer, so plain trees there add nothing; NVLS-tree's chunks are
         // NVLS's own and count everywhere.
-        // NVLS-tree's in-node reduce (to the node's heads) and broadcast (from them) are separate stages
-        // with the network tree between, so it pays the NVLS fill twice (the 2 x 8 H100 table, bitdeer:
-        // 190 us above its bandwidth at 256 MiB-2 GiB, agrees).
-        if (algo == NcclAlgo::NvlsTree) c.latency_us += kNvlsLatencyUs;
         if (algo == NcclAlgo::NvlsTree || hw.fabric != Fabric::Efa) {
             const double per_channel_gbs =
                 nic_gbs_per_gpu(hw) * g / std::max<uint32_t>(1, c.channels) * c.net_msg_factor;

@@ -142,8 +142,13 @@ TEST_CASE("nccl validation: per-table geomean errors against measured nccl-tests
 // model has today in issue 20's convention, rounded up to the next half percent (0 = no rows there), so
 // a change that makes any of them worse fails; the tables under 5 % / 15 % are the targets met.
 const Bound kBeyond[] = {
+    {"a3bootcamp-a3mega_h100_2node_all_gather", 0.135, 0},           // 13.4 % / - %
     {"awsdlami-p4d_a100_2node_all_reduce", 0.055, 0.120},            // 5.1 % / 11.9 %
     {"awsome-pcluster-obs-p5_h100_2node_all_reduce", 0.080, 0.750},  // 7.9 % / 74.7 %
+    {"deepops-netop-ring_a100_2node_all_reduce", 0.075, 0.195},      // 7.2 % / 19.1 %
+    {"deepops-slurmperf_a100_4node_all_reduce", 0.060, 0},           // 5.9 % / - %
+    {"dstack-a3mega_h100_2node_all_gather", 0.085, 0},               // 8.3 % / - %
+    {"dstack-nebius_h100_2node_all_reduce", 0.045, 0.100},           // 4.1 % / 9.6 %
     {"gcp-a3mega-ztan_h100_2node_all_reduce", 0.155, 0.060},         // 15.0 % / 5.7 %
     {"keitaw-p5-run1_h100_2node_all_reduce", 0.075, 0.840},          // 7.2 % / 83.9 %
     {"nccltests309-dellxe9680_h100_2node_all_reduce", 0.020, 0.105}, // 1.9 % / 10.2 %
