@@ -15,6 +15,7 @@
 
 #include "core/base/assert.h"
 #include "core/base/hash_index.h"
+#include "core/base/hash_mix.h"
 #include "core/base/slab.h"
 #include "core/base/time.h"
 #include "core/engine/callback.h"
@@ -93,13 +94,7 @@ private:
     TimeNs window_ = 0; // the wheel holds the times in [window_, window_ + kWheel): window_ = last popped
     std::vector<std::pair<TimeNs, uint32_t>> heap_; // (time, slot) of overflow times
     HashIndex slot_of_time_;                        // overflow time -> its slot (no allocation per time)
-    static uint64_t time_hash(TimeNs t) {
-        // splitmix64's finaliser: nearby times must land far apart in the index.
-        uint64_t h = static_cast<uint64_t>(t);
-        h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ull;
-        h = (h ^ (h >> 27)) * 0x94D049BB133111EBull;
-        return h ^ (h >> 31);
-    }
+    static uint64_t time_hash(TimeNs t) { return mix64(static_cast<uint64_t>(t)); } // nearby times far apart
     uint32_t find_slot(TimeNs t) const {
         return slot_of_time_.find(time_hash(t), [&](uint32_t s) { return slots_[s].time == t; });
     }

@@ -359,12 +359,11 @@ void FastRing::complete(Pending& p) {
 // earliest. A training step repeats each layer's collectives with the same pattern of starts, so most
 // collectives are recalled, not solved. Exact: only equal inputs share a result.
 uint64_t FastRing::memo_hash(const MemoKey& key, const std::vector<TimeNs>& start, TimeNs base) {
-    uint64_t h = reinterpret_cast<uintptr_t>(key.tpl) * 0x9E3779B97F4A7C15ull;
-    h = (h ^ key.ring) * 0xC2B2AE3D27D4EB4Full;
-    h = (h ^ (uint64_t(key.chunks) << 32 | key.slots)) * 0x9E3779B97F4A7C15ull;
+    uint64_t h = hash_fold(reinterpret_cast<uintptr_t>(key.tpl), key.ring);
+    h = hash_fold(h, uint64_t(key.chunks) << 32 | key.slots);
     for (TimeNs t : start)
-        h = (h ^ (t - base)) * 0xC2B2AE3D27D4EB4Full;
-    return h ^ (h >> 29);
+        h = hash_fold(h, uint64_t(t - base));
+    return mix64(h);
 }
 
 bool FastRing::recall(const MemoKey& key, uint64_t h, const std::vector<TimeNs>& start, TimeNs base) {

@@ -34,6 +34,7 @@
 // to count its peak queue. Either way the links' bytes and busy time are counted per collective.
 #pragma once
 
+#include "core/base/hash_mix.h"
 #include "core/engine/engine.h"
 #include "core/network/analytical_network.h"
 #include "core/network/congestion_network.h"
@@ -126,8 +127,7 @@ private:
     };
     struct KeyHash {
         size_t operator()(const Key& k) const {
-            uint64_t h = k.group_ordinal * 0x9E3779B97F4A7C15ull ^ k.ring * 0xC2B2AE3D27D4EB4Full;
-            return static_cast<size_t>(h ^ (h >> 29));
+            return static_cast<size_t>(mix64(hash_fold(k.group_ordinal, k.ring)));
         }
     };
     // Hash of the tuple keys below (integers and flags); the maps are only looked up, never walked, so
@@ -136,8 +136,8 @@ private:
         template <typename... T>
         size_t operator()(const std::tuple<T...>& t) const {
             uint64_t h = 0;
-            std::apply([&h](const T&... x) { ((h = (h ^ uint64_t(x)) * 0x9E3779B97F4A7C15ull), ...); }, t);
-            return static_cast<size_t>(h ^ (h >> 31));
+            std::apply([&h](const T&... x) { ((h = hash_fold(h, uint64_t(x))), ...); }, t);
+            return static_cast<size_t>(mix64(h));
         }
     };
     // One link's FIFO as the event path keeps it (congestion_network.h), driven by its sender's sends.

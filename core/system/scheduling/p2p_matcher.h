@@ -9,6 +9,7 @@
 #pragma once
 
 #include "core/base/hash_index.h"
+#include "core/base/hash_mix.h"
 #include "core/base/slab.h"
 #include "core/engine/engine.h"
 #include "core/network/network_model.h"
@@ -40,11 +41,9 @@ struct MessageKeyHash {
     size_t operator()(const MessageKey& k) const {
         uint64_t h = k.tag * 0x9E3779B97F4A7C15ull ^ (uint64_t(k.src) << 32 | k.dst) * 0xC2B2AE3D27D4EB4Full;
         h ^= (k.bytes + static_cast<uint64_t>(k.space)) * 0x165667B19E3779F9ull;
-        // A full avalanche (splitmix64's finaliser): the index masks the low bits, which the products
-        // above leave poorly mixed for keys that differ only in high bits of the tag.
-        h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ull;
-        h = (h ^ (h >> 27)) * 0x94D049BB133111EBull;
-        return static_cast<size_t>(h ^ (h >> 31));
+        // A full avalanche: the index masks the low bits, which the products above leave poorly mixed
+        // for keys that differ only in high bits of the tag.
+        return static_cast<size_t>(mix64(h));
     }
 };
 

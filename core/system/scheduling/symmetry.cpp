@@ -1,5 +1,7 @@
 #include "core/system/scheduling/symmetry.h"
 
+#include "core/base/hash_mix.h"
+
 #include <algorithm>
 #include <map>
 #include <tuple>
@@ -142,12 +144,8 @@ int GroupLookup::find(std::vector<uint32_t> members) const {
 
 uint64_t GroupLookup::set_hash(const std::vector<uint32_t>& members) {
     uint64_t h = members.size();
-    for (uint32_t r : members) {
-        uint64_t x = r + 0x9E3779B97F4A7C15ull; // splitmix64's finaliser
-        x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-        x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-        h += x ^ (x >> 31);
-    }
+    for (uint32_t r : members) // a sum: the same set in any order has the same hash
+        h += mix64(r + 0x9E3779B97F4A7C15ull);
     return h;
 }
 
