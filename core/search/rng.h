@@ -5,6 +5,8 @@
 // draw the agents make goes through these few functions, defined here bit for bit.
 #pragma once
 
+#include "core/base/hash_mix.h"
+
 #include <cstdint>
 
 namespace astrolabe::search {
@@ -12,12 +14,7 @@ namespace astrolabe::search {
 class Rng {
 public:
     explicit Rng(uint64_t seed = 0) : state_(seed ^ 0x9E3779B97F4A7C15ull) {}
-    uint64_t next() {
-        uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        return z ^ (z >> 31);
-    }
+    uint64_t next() { return mix64(state_ += 0x9E3779B97F4A7C15ull); } // splitmix64: a Weyl step, mixed
     // Uniform in [0, 1) with 53 random bits.
     double uniform() { return static_cast<double>(next() >> 11) * (1.0 / 9007199254740992.0); }
     // Uniform in [0, n); n > 0. The modulo bias (n / 2^64) is far below anything a search can notice.
