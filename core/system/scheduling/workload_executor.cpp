@@ -121,7 +121,17 @@ void WorkloadExecutor::issue_ready(uint32_t npu) {
     }
 }
 
+bool WorkloadExecutor::timed_on_buckets(const GraphNode& n) const {
+    PhaseType type;
+    uint64_t bytes;
+    return n.has(kCpuOp) || (options_.replay_only && n.kind != NodeKind::Nop) ||
+           n.kind == NodeKind::Compute ||
+           (n.kind == NodeKind::Collective && !engine_collective(n.collective, n.bytes, type, bytes));
+}
+
 void WorkloadExecutor::schedule_done(uint32_t npu, uint32_t node, TimeNs delay) {
+    SIM_ASSERT(timed_on_buckets(npus_[npu].shape->nodes[node]),
+               "timed_on_buckets() lists what issue() times");
     buckets_.add(npu, delay, Callback{this, kNodeDone, pack(npu, node)});
 }
 
@@ -375,14 +385,8 @@ void WorkloadExecutor::watch_tie(uint32_t kind, uint64_t arg, size_t at) {
         node = static_cast<uint32_t>(arg);
         const TimeNs start = npus_[npu].running[at].start;
         const GraphNode& n = npus_[npu].shape->nodes[node];
-        PhaseType type;
-        uint64_t bytes;
-        const bool on_buckets =
-            n.has(kCpuOp) || (options_.replay_only && n.kind != NodeKind::Nop) ||
-            n.kind == NodeKind::Compute ||
-            (n.kind == NodeKind::Collective && !engine_collective(n.collective, n.bytes, type, bytes));
         TimeNs d = 0;
-        if (on_buckets) {
+        if (timed_on_buckets(n)) {
             lo = std::min(start, watch.packet_floor(npu, now));
             hi = start;
             bucket = start < now;

@@ -124,6 +124,10 @@ private:
     // How long GPU compute node `n` of `npu` takes under the configured model, with its statistics
     // recorded; `skip` is set for roofline nodes without work (they finish at once, as in ASTRA-sim).
     TimeNs compute_time(uint32_t npu, const GraphNode& n, bool& skip);
+    // Whether issue() times node `n` itself, on the per-NPU delay buckets (schedule_done): CPU ops, every
+    // node of a replay-only run but no-ops, compute, and collectives replayed from their duration. The
+    // fast path's guard keys these events differently from the engine's (watch_tie).
+    bool timed_on_buckets(const GraphNode& n) const;
     void schedule_done(uint32_t npu, uint32_t node, TimeNs delay);
     // Where `node` sits in the NPU's running list (it must be running): found once per completion and
     // handed to the guard and the bookkeeping, which both need its start.
