@@ -170,6 +170,9 @@ void draw_hardware_panel(View& view) {
         hw.fabric = static_cast<config::Fabric>(fabric), changed = true;
     if (combo(view, "processes", "processes", procs, {"one-per-gpu", "one-per-node"}))
         hw.processes = static_cast<config::ProcessLayout>(procs), changed = true;
+    int cpu = static_cast<int>(hw.cpu);
+    if (combo(view, "cpu", "cpu", cpu, {"intel", "amd"}))
+        hw.cpu = static_cast<config::CpuVendor>(cpu), changed = true;
     int algo = static_cast<int>(hw.algo);
     if (combo(view, "nccl_algo", "nccl_algo", algo, {"auto", "ring", "tree", "nvls", "nvls_tree", "collnet"}))
         hw.algo = static_cast<config::NcclAlgo>(algo), changed = true;

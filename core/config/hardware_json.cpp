@@ -41,6 +41,10 @@ const char* process_layout_name(ProcessLayout p) {
     return p == ProcessLayout::OnePerGpu ? "one-per-gpu" : "one-per-node";
 }
 
+const char* cpu_vendor_name(CpuVendor c) {
+    return c == CpuVendor::Amd ? "amd" : "intel";
+}
+
 const char* nccl_algo_name(NcclAlgo a) {
     switch (a) {
     case NcclAlgo::Auto:
@@ -116,7 +120,7 @@ std::string join(const std::vector<std::string>& v) {
 const std::vector<std::string> kKeys = {"schema",        "name",        "gpu",           "nodes",
                                         "gpus_per_node", "nvls",        "nics_per_node", "nic_gbps",
                                         "fabric",        "processes",   "collnet",       "nccl_algo",
-                                        "nccl_proto",    "peak_tflops", "hbm_gbs"};
+                                        "nccl_proto",    "peak_tflops", "hbm_gbs",       "cpu"};
 
 // Reads a string key that must be one of `names`; returns the index or -1 (absent or wrong).
 int read_choice(detail::Fields& f, const char* key, const std::vector<std::string>& names) {
@@ -195,6 +199,8 @@ Result<HardwareConfig> parse_hardware_json(std::string_view text, const std::str
     if (fab >= 0) hw.fabric = static_cast<Fabric>(fab);
     int pl = read_choice(f, "processes", {"one-per-gpu", "one-per-node"});
     if (pl >= 0) hw.processes = static_cast<ProcessLayout>(pl);
+    int cpu = read_choice(f, "cpu", {"intel", "amd"});
+    if (cpu >= 0) hw.cpu = static_cast<CpuVendor>(cpu);
     read_bool(f, "collnet", hw.collnet);
     int al = read_choice(f, "nccl_algo", {"auto", "ring", "tree", "nvls", "nvls_tree", "collnet"});
     if (al >= 0) hw.algo = static_cast<NcclAlgo>(al);
@@ -237,6 +243,7 @@ std::string hardware_json(const HardwareConfig& hw) {
     w.field("nic_gbps", hw.nic_gbps);
     w.field("fabric", fabric_name(hw.fabric));
     w.field("processes", process_layout_name(hw.processes));
+    w.field("cpu", cpu_vendor_name(hw.cpu));
     w.field("collnet", hw.collnet);
     w.field("nccl_algo", nccl_algo_name(hw.algo));
     w.field("nccl_proto", nccl_proto_name(hw.proto));

@@ -16,12 +16,16 @@ enum class Fabric : uint8_t { Infiniband, Roce, Efa, Tcpxo, Unknown };
 // one-per-gpu: one process (and host thread) launches each GPU's kernels (mpirun -np <gpus>);
 // one-per-node: one process drives all GPUs of a node (nccl-tests `-g 8`), so launches serialise.
 enum class ProcessLayout : uint8_t { OnePerGpu, OnePerNode };
+// The hosts' CPUs: NCCL keeps multi-node LL buffers in host memory and rates them by CPU vendor; any
+// host that is not AMD (Intel, Arm, POWER) gets NCCL's Intel figures.
+enum class CpuVendor : uint8_t { Intel, Amd };
 enum class NcclAlgo : uint8_t { Auto, Ring, Tree, Nvls, NvlsTree, CollNet };
 enum class NcclProto : uint8_t { Auto, LL, LL128, Simple };
 
 const char* gpu_model_name(GpuModel g);           // "H100-SXM", ...
 const char* fabric_name(Fabric f);                // "infiniband", ...
 const char* process_layout_name(ProcessLayout p); // "one-per-gpu", ...
+const char* cpu_vendor_name(CpuVendor c);         // "intel", "amd"
 const char* nccl_algo_name(NcclAlgo a);           // "auto", "ring", "tree", "nvls", "nvls_tree", "collnet"
 const char* nccl_proto_name(NcclProto p);         // "auto", "LL", "LL128", "Simple"
 
@@ -34,6 +38,7 @@ struct HardwareConfig {
     double nic_gbps = 400;      // per NIC; default 400 (NDR InfiniBand); A100 default 200 (HDR)
     Fabric fabric = Fabric::Unknown;
     ProcessLayout processes = ProcessLayout::OnePerGpu;
+    CpuVendor cpu = CpuVendor::Intel; // default: NCCL's figures for any host that is not AMD
     bool collnet = false; // in-network reduction (InfiniBand SHARP switches); only with fabric infiniband
     NcclAlgo algo = NcclAlgo::Auto;
     NcclProto proto = NcclProto::Auto;

@@ -112,6 +112,17 @@ double proto_efficiency(GpuModel g, NcclProto p) {
     return 1.0;
 }
 
+// LL across nodes: NCCL keeps the LL buffers of its network connections in host memory (its net
+// transport puts only LL128's and Simple's in GPU memory with GPUDirect), so a receiving GPU polls LL lines
+// over PCIe from the host, and the host, not the NIC, sets the rate. NCCL's tuner caps multi-node LL
+// (llMaxBws, bus bandwidth) by the hosts' CPU vendor: 39.0 GB/s on 2 nodes and 20.4 on more for Intel
+// (and any host that is not AMD), 22.5 and 19.0 for AMD.
+double ll_host_busbw(const HardwareConfig& hw) {
+    const bool amd = hw.cpu == config::CpuVendor::Amd;
+    if (hw.nodes <= 2) return amd ? 22.5 : 39.0;
+    return amd ? 19.0 : 20.4;
+}
+
 // NVLS (NVLink SHARP) pipeline fill: the multimem reduction of the first chunk must finish in the switch
 // and come back before the pipeline is full; NCCL models it as a large fixed latency (25 us). Calibrated
 // on the 32 MiB-2 GiB rows of the one-process-per-GPU H100 all-reduce tables.
@@ -446,6 +457,10 @@ NcclChoice estimate(const HardwareConfig& hw, CollOp op, uint64_t bytes, NcclAlg
     case NcclAlgo::Auto:
         return c;
     }
+    // LL across nodes runs at the host's rate (above). Point-to-point connections (all-to-all) keep every
+    // protocol's buffers in GPU memory.
+    if (m > 1 && proto == NcclProto::LL && op != CollOp::AllToAll)
+        c.busbw_gbs = std::min(c.busbw_gbs, ll_host_busbw(hw));
     c.predicted_us = c.latency_us + (c.busbw_gbs > 0 ? bus_bytes / (c.busbw_gbs * 1e3) : 0);
     return c;
 }

@@ -15,6 +15,7 @@ TEST_CASE("hardware json: defaults and a full description", "[hardware]") {
         CHECK(hw.value().nics_per_node == 8);
         CHECK(hw.value().nic_gbps == 400);
         CHECK(hw.value().processes == ProcessLayout::OnePerGpu);
+        CHECK(hw.value().cpu == CpuVendor::Intel); // NCCL's figures for any host that is not AMD
         CHECK(hw.value().algo == NcclAlgo::Auto);
     }
     SECTION("A100 defaults: no NVLS, HDR 200 Gb/s NICs") {
@@ -27,12 +28,14 @@ TEST_CASE("hardware json: defaults and a full description", "[hardware]") {
     SECTION("every field given") {
         auto hw = parse_hardware_json(R"({"schema": "astrolabe.hardware/1", "gpu": "H100-SXM", "nodes": 2,
             "gpus_per_node": 8, "nvls": true, "nics_per_node": 8, "nic_gbps": 400, "fabric": "infiniband",
-            "processes": "one-per-node", "collnet": true, "nccl_algo": "collnet", "nccl_proto": "Simple"})",
+            "processes": "one-per-node", "cpu": "amd", "collnet": true, "nccl_algo": "collnet",
+            "nccl_proto": "Simple"})",
                                       "hw.json");
         REQUIRE(hw.is_ok());
         CHECK(hw.value().ranks() == 16);
         CHECK(hw.value().fabric == Fabric::Infiniband);
         CHECK(hw.value().processes == ProcessLayout::OnePerNode);
+        CHECK(hw.value().cpu == CpuVendor::Amd);
         CHECK(hw.value().algo == NcclAlgo::CollNet);
         CHECK(hw.value().proto == NcclProto::Simple);
     }
@@ -54,6 +57,11 @@ TEST_CASE("hardware json: bad input names the key and the nearest spelling", "[h
         CHECK(m.find("gpu: unknown value \"H100-SMX\"") != std::string::npos);
         CHECK(m.find("did you mean 'H100-SXM'?") != std::string::npos);
         CHECK(m.find("did you mean 'infiniband'?") != std::string::npos);
+    }
+    SECTION("a CPU vendor outside the two NCCL rates") {
+        std::string m = problems(R"({"gpu": "H100-SXM", "cpu": "AMD"})");
+        CHECK(m.find("hw.json: cpu: unknown value \"AMD\"; expected intel or amd") != std::string::npos);
+        CHECK(m.find("did you mean 'amd'?") != std::string::npos);
     }
     SECTION("values the hardware cannot have") {
         std::string m = problems(R"({"gpu": "A100-SXM4-40GB", "nvls": true, "nodes": 0, "collnet": true,

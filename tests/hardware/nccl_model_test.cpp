@@ -397,6 +397,33 @@ TEST_CASE("nccl model: filling a tree costs one chunk per hop", "[hardware]") {
     CHECK(e.latency_us == Approx(10 + 14 * 3.0 + 4 * 140.0 + 14 * nvl_hop));
 }
 
+TEST_CASE("nccl model: LL across nodes runs at the host's rate", "[hardware]") {
+    // NCCL's network connections keep their LL buffers in host memory, so multi-node LL is capped at
+    // NCCL's llMaxBws bus bandwidth: Intel hosts 39.0 GB/s on 2 nodes, 20.4 beyond; AMD 22.5 and 19.0.
+    // A 2 x 8 H100 LL tree on 8 x 400 Gb/s IB would otherwise reach the NICs' share (hundreds of GB/s).
+    config::HardwareConfig hw;
+    hw.nodes = 2;
+    hw.fabric = config::Fabric::Infiniband;
+    const uint64_t bytes = 4ull << 20;
+    CHECK(estimate(hw, CollOp::AllReduce, bytes, NcclAlgo::Tree, NcclProto::LL).busbw_gbs == Approx(39.0));
+    CHECK(estimate(hw, CollOp::AllGather, bytes, NcclAlgo::Ring, NcclProto::LL).busbw_gbs == Approx(39.0));
+    hw.cpu = config::CpuVendor::Amd;
+    CHECK(estimate(hw, CollOp::AllReduce, bytes, NcclAlgo::Tree, NcclProto::LL).busbw_gbs == Approx(22.5));
+    hw.nodes = 4;
+    CHECK(estimate(hw, CollOp::AllReduce, bytes, NcclAlgo::Tree, NcclProto::LL).busbw_gbs == Approx(19.0));
+    hw.cpu = config::CpuVendor::Intel;
+    CHECK(estimate(hw, CollOp::AllReduce, bytes, NcclAlgo::Tree, NcclProto::LL).busbw_gbs == Approx(20.4));
+    // Not capped: LL128 (its buffers are in GPU memory), all-to-all (point-to-point connections keep every
+    // protocol in GPU memory) and one node (no network connection).
+    CHECK(estimate(hw, CollOp::AllReduce, bytes, NcclAlgo::Tree, NcclProto::LL128).busbw_gbs > 100);
+    config::HardwareConfig ll = hw; // all-to-all runs LL above 16 KiB per peer only when it is forced
+    ll.proto = NcclProto::LL;
+    ll.nodes = 2, ll.nic_gbps = 800, ll.cpu = config::CpuVendor::Amd; // LL's own rate above AMD's 22.5
+    CHECK(estimate(ll, CollOp::AllToAll, 256ull << 20, NcclAlgo::Ring, NcclProto::LL).busbw_gbs > 22.5);
+    hw.nodes = 1;
+    CHECK(estimate(hw, CollOp::AllReduce, bytes, NcclAlgo::Ring, NcclProto::LL).busbw_gbs > 100);
+}
+
 TEST_CASE("nccl model: a run's group keeps the NICs its GPUs have in the whole system", "[hardware]") {
     // In a run every GPU of a node is busy, so a group of g' GPUs per node gets g' GPUs' share of the
     // NICs, whatever the board rule would give a node with that many GPUs. p5 (32 x 100 Gb/s EFA for 8

@@ -3,7 +3,8 @@
 //  1. the Hardware tab opens with a click and shows the first preset's curve, equal to the CLI's
 //     `collective-perf --json` for samples/hardware/h100x8.json;
 //  2. choosing all_gather and then the two-node preset in their combos gives the CLI's rows for each;
-//  3. typing a node count into the field recomputes (the CLI agrees on a file with that count);
+//  3. typing a node count into the field recomputes (the CLI agrees on a file with that count), and
+//     picking an AMD host in the cpu combo slows multi-node LL to NCCL's AMD rate, as the CLI says;
 //  4. an impossible system (A100 with NVLS) shows the parser's message and the page keeps working;
 //  5. collectivePerf() gives the CLI's rows and rejects bad input with a message.
 // Screenshots: build/screenshots/hardware_*.png.
@@ -68,6 +69,15 @@ async function hardwareChecks({ browser, base, cli, samplesDir, check }) {
   await page.mouse.move(700, 600); // over the chart: a tooltip for the nearest size
   await page.waitForTimeout(150);
   await page.screenshot({ path: path.join(shots, 'hardware_4nodes_allgather.png') });
+  const intelRows = panel.rows;
+  await pick(page, 'cpu', 'amd');
+  panel = await page.evaluate(() => window.astrolabe.hardwarePanel());
+  four.cpu = 'amd';
+  fs.writeFileSync(fourPath, JSON.stringify(four));
+  const slower = panel.rows.some((r, i) => r.time_us > intelRows[i].time_us);
+  check(sameRows(panel.rows, cliRows(cli, fourPath, 'all_gather')) && slower,
+    'Hardware tab: cpu amd picked with the mouse gives the CLI\'s rows, slower where LL crosses nodes',
+    JSON.stringify(panel).slice(0, 300));
 
   // 4. An impossible system: A100 has no NVLink SHARP.
   await pick(page, 'preset', 'HGX H100 x8 (NVLS)');
