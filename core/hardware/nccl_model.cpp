@@ -441,16 +441,16 @@ NcclChoice estimate(const HardwareConfig& hw, CollOp op, uint64_t bytes, NcclAlg
         // rows and already holds that transfer, so plain trees there add nothing; NVLS-tree's chunks are
         // NVLS's own and count everywhere.
         if (algo == NcclAlgo::NvlsTree || hw.fabric != Fabric::Efa) {
-            const double per_channel_gbs =
+            const double net_channel_gbs =
                 nic_gbs_per_gpu(hw) * g / std::max<uint32_t>(1, c.channels) * c.net_msg_factor;
-            c.latency_us += net_steps * msg / (per_channel_gbs * 1e3);
+            c.latency_us += net_steps * msg / (net_channel_gbs * 1e3);
         }
         // Inside the node, NCCL's tree is a chain of g GPUs (g - 1 hops up, g - 1 down). LL and LL128
         // forward every line as soon as its flag is seen, but Simple forwards a chunk only after its
         // flag, posted once the whole chunk is written: one chunk per hop at a channel's NVLink rate.
         if (algo == NcclAlgo::Tree && proto == NcclProto::Simple && g > 1) {
-            const double per_channel_gbs = gpu.nvlink_ring_gbs / std::max<uint32_t>(1, c.channels);
-            c.latency_us += 2.0 * (g - 1) * msg / (per_channel_gbs * 1e3);
+            const double nvlink_channel_gbs = gpu.nvlink_ring_gbs / std::max<uint32_t>(1, c.channels);
+            c.latency_us += 2.0 * (g - 1) * msg / (nvlink_channel_gbs * 1e3);
         }
         break;
     }
