@@ -143,7 +143,8 @@ void draw_hardware_panel(View& view) {
     int gpu = static_cast<int>(hw.gpu);
     if (combo(view, "gpu", "gpu", gpu, {"H100-SXM", "A100-SXM4-40GB", "A100-SXM4-80GB"})) {
         hw.gpu = static_cast<config::GpuModel>(gpu);
-        config::set_datasheet_compute(hw); // another GPU, its own compute figures
+        config::set_datasheet_compute(hw);                        // another GPU, its own compute figures
+        hw.efa_transport = config::default_efa_transport(hw.gpu); // and the AWS instance that carries it
         changed = true;
     }
     int nodes = static_cast<int>(hw.nodes), gpn = static_cast<int>(hw.gpus_per_node);
@@ -170,6 +171,11 @@ void draw_hardware_panel(View& view) {
         hw.fabric = static_cast<config::Fabric>(fabric), changed = true;
     if (combo(view, "processes", "processes", procs, {"one-per-gpu", "one-per-node"}))
         hw.processes = static_cast<config::ProcessLayout>(procs), changed = true;
+    if (hw.fabric == config::Fabric::Efa) { // AWS's plugin only: the description rejects it elsewhere
+        int et = static_cast<int>(hw.efa_transport);
+        if (combo(view, "efa_transport", "efa_transport", et, {"sendrecv", "rdma"}))
+            hw.efa_transport = static_cast<config::EfaTransport>(et), changed = true;
+    }
     int cpu = static_cast<int>(hw.cpu);
     if (combo(view, "cpu", "cpu", cpu, {"intel", "amd"}))
         hw.cpu = static_cast<config::CpuVendor>(cpu), changed = true;

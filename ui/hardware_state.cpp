@@ -18,6 +18,9 @@ const std::vector<HardwarePreset>& hardware_presets() {
             "processes": "one-per-gpu"})"},
         {"2 x p4de A100-80GB (EFA 4 x 100G)", R"({"gpu": "A100-SXM4-80GB", "nodes": 2, "gpus_per_node": 8,
             "nics_per_node": 4, "nic_gbps": 100, "fabric": "efa", "processes": "one-per-gpu"})"},
+        {"2 x p5 H100 (EFA 32 x 100G)", R"({"gpu": "H100-SXM", "nodes": 2, "gpus_per_node": 8, "nvls": true,
+            "nics_per_node": 32, "nic_gbps": 100, "fabric": "efa", "efa_transport": "rdma",
+            "processes": "one-per-gpu", "cpu": "amd"})"},
     };
     return presets;
 }

@@ -45,6 +45,10 @@ const char* cpu_vendor_name(CpuVendor c) {
     return c == CpuVendor::Amd ? "amd" : "intel";
 }
 
+const char* efa_transport_name(EfaTransport t) {
+    return t == EfaTransport::Rdma ? "rdma" : "sendrecv";
+}
+
 const char* nccl_algo_name(NcclAlgo a) {
     switch (a) {
     case NcclAlgo::Auto:
@@ -117,10 +121,10 @@ std::string join(const std::vector<std::string>& v) {
     return out;
 }
 
-const std::vector<std::string> kKeys = {"schema",        "name",        "gpu",           "nodes",
-                                        "gpus_per_node", "nvls",        "nics_per_node", "nic_gbps",
-                                        "fabric",        "processes",   "collnet",       "nccl_algo",
-                                        "nccl_proto",    "peak_tflops", "hbm_gbs",       "cpu"};
+const std::vector<std::string> kKeys = {
+    "schema",        "name",        "gpu",     "nodes",     "gpus_per_node", "nvls",
+    "nics_per_node", "nic_gbps",    "fabric",  "processes", "collnet",       "nccl_algo",
+    "nccl_proto",    "peak_tflops", "hbm_gbs", "cpu",       "efa_transport"};
 
 // Reads a string key that must be one of `names`; returns the index or -1 (absent or wrong).
 int read_choice(detail::Fields& f, const char* key, const std::vector<std::string>& names) {
@@ -145,6 +149,12 @@ void read_bool(detail::Fields& f, const char* key, bool& out) {
 }
 
 } // namespace
+
+EfaTransport default_efa_transport(GpuModel g) {
+    // aws-ofi-nccl's platform table: RDMA writes on p5/p5e/p5en (Hopper), tagged send/receive on
+    // p4d/p4de (Ampere), whose first-generation EFA has no RDMA write.
+    return g == GpuModel::H100Sxm ? EfaTransport::Rdma : EfaTransport::SendRecv;
+}
 
 void set_datasheet_compute(HardwareConfig& hw) {
     // NVIDIA's H100 and A100 Tensor Core GPU datasheets: dense BF16 tensor-core peak (H100 SXM: 1979
@@ -201,6 +211,9 @@ Result<HardwareConfig> parse_hardware_json(std::string_view text, const std::str
     if (pl >= 0) hw.processes = static_cast<ProcessLayout>(pl);
     int cpu = read_choice(f, "cpu", {"intel", "amd"});
     if (cpu >= 0) hw.cpu = static_cast<CpuVendor>(cpu);
+    hw.efa_transport = default_efa_transport(hw.gpu);
+    int et = read_choice(f, "efa_transport", {"sendrecv", "rdma"});
+    if (et >= 0) hw.efa_transport = static_cast<EfaTransport>(et);
     read_bool(f, "collnet", hw.collnet);
     int al = read_choice(f, "nccl_algo", {"auto", "ring", "tree", "nvls", "nvls_tree", "collnet"});
     if (al >= 0) hw.algo = static_cast<NcclAlgo>(al);
@@ -220,6 +233,9 @@ Result<HardwareConfig> parse_hardware_json(std::string_view text, const std::str
     if (hw.collnet && hw.fabric != Fabric::Infiniband)
         f.problem("collnet", std::string("is true on fabric ") + fabric_name(hw.fabric) +
                                  "; in-network reduction (SHARP) needs fabric infiniband");
+    if (et >= 0 && hw.fabric != Fabric::Efa)
+        f.problem("efa_transport", std::string("is set on fabric ") + fabric_name(hw.fabric) +
+                                       "; it describes AWS's EFA plugin and needs fabric efa");
     if ((hw.algo == NcclAlgo::Nvls || hw.algo == NcclAlgo::NvlsTree) && !hw.nvls)
         f.problem("nccl_algo", std::string("is ") + nccl_algo_name(hw.algo) + " but nvls is false");
     if (hw.algo == NcclAlgo::NvlsTree && hw.nodes < 2)
@@ -244,6 +260,7 @@ std::string hardware_json(const HardwareConfig& hw) {
     w.field("fabric", fabric_name(hw.fabric));
     w.field("processes", process_layout_name(hw.processes));
     w.field("cpu", cpu_vendor_name(hw.cpu));
+    if (hw.fabric == Fabric::Efa) w.field("efa_transport", efa_transport_name(hw.efa_transport));
     w.field("collnet", hw.collnet);
     w.field("nccl_algo", nccl_algo_name(hw.algo));
     w.field("nccl_proto", nccl_proto_name(hw.proto));

@@ -19,6 +19,9 @@ enum class ProcessLayout : uint8_t { OnePerGpu, OnePerNode };
 // The hosts' CPUs: NCCL keeps multi-node LL buffers in host memory and rates them by CPU vendor; any
 // host that is not AMD (Intel, Arm, POWER) gets NCCL's Intel figures.
 enum class CpuVendor : uint8_t { Intel, Amd };
+// How AWS's EFA plugin (aws-ofi-nccl) moves NCCL's network messages: `sendrecv`, libfabric tagged
+// send/receive (p4d, p4de: A100); `rdma`, RDMA writes with immediate data (p5, p5e, p5en: H100/H200).
+enum class EfaTransport : uint8_t { SendRecv, Rdma };
 enum class NcclAlgo : uint8_t { Auto, Ring, Tree, Nvls, NvlsTree, CollNet };
 enum class NcclProto : uint8_t { Auto, LL, LL128, Simple };
 
@@ -26,6 +29,7 @@ const char* gpu_model_name(GpuModel g);           // "H100-SXM", ...
 const char* fabric_name(Fabric f);                // "infiniband", ...
 const char* process_layout_name(ProcessLayout p); // "one-per-gpu", ...
 const char* cpu_vendor_name(CpuVendor c);         // "intel", "amd"
+const char* efa_transport_name(EfaTransport t);   // "sendrecv", "rdma"
 const char* nccl_algo_name(NcclAlgo a);           // "auto", "ring", "tree", "nvls", "nvls_tree", "collnet"
 const char* nccl_proto_name(NcclProto p);         // "auto", "LL", "LL128", "Simple"
 
@@ -39,6 +43,9 @@ struct HardwareConfig {
     Fabric fabric = Fabric::Unknown;
     ProcessLayout processes = ProcessLayout::OnePerGpu;
     CpuVendor cpu = CpuVendor::Intel; // default: NCCL's figures for any host that is not AMD
+    // Only with fabric efa. Default: what aws-ofi-nccl picks on the instance that carries the GPU (rdma
+    // for H100 on p5, sendrecv for A100 on p4d/p4de).
+    EfaTransport efa_transport = EfaTransport::Rdma;
     bool collnet = false; // in-network reduction (InfiniBand SHARP switches); only with fabric infiniband
     NcclAlgo algo = NcclAlgo::Auto;
     NcclProto proto = NcclProto::Auto;
@@ -52,6 +59,9 @@ struct HardwareConfig {
     std::vector<std::string> warnings;
     uint32_t ranks() const { return nodes * gpus_per_node; }
 };
+
+// The EFA transport aws-ofi-nccl runs on the AWS instance that carries this GPU (its platform table).
+EfaTransport default_efa_transport(GpuModel g);
 
 // Sets the description's compute figures (peak_tflops, hbm_gbs) to its GPU's datasheet values.
 void set_datasheet_compute(HardwareConfig& hw);

@@ -44,9 +44,15 @@ double nvlink_step_us(GpuModel g, NcclProto p) {
 // sees completion. A property of the fabric (RDMA NICs vs. AWS EFA's SRD through libfabric vs. TCP); an
 // LL step takes half a Simple step and an LL128 step three quarters (below). `unknown` is taken as
 // InfiniBand.
-double net_step_us(Fabric f, NcclProto p) {
+double net_step_us(const HardwareConfig& hw, NcclProto p) {
+    if (hw.fabric == Fabric::Efa && hw.efa_transport == config::EfaTransport::Rdma) {
+        // AWS's own tuner model for its RDMA-write platforms (aws-ofi-nccl, p5/p5e): 20 us per network
+        // step ("2 nodes, 8B RDMA w/imm" latency) for LL and LL128, and 3 us more for Simple, whose
+        // completion the NIC writes up to the host and the proxy processes. Public figures, not fitted.
+        return p == NcclProto::Simple ? 23.0 : 20.0;
+    }
     double simple = 14.0; // InfiniBand / unknown: NCCL's own figure for a network Simple step
-    switch (f) {
+    switch (hw.fabric) {
     case Fabric::Infiniband:
     case Fabric::Unknown:
         simple = 14.0;
@@ -55,8 +61,10 @@ double net_step_us(Fabric f, NcclProto p) {
         simple = 16.0;
         break;
     case Fabric::Efa:
-        // The p4de table: its LL floor (~161 us for 8 B-1 KiB) is half a Simple step per crossing, and
-        // its Simple rows at 2-8 MiB sit ~300 us above LL's.
+        // Tagged send/receive (p4d, p4de), calibrated on the p4de table: its LL floor (~161 us for
+        // 8 B-1 KiB) is half a Simple step per crossing, and its Simple rows at 2-8 MiB sit ~300 us
+        // above LL's. aws-ofi-nccl itself reports 75 us of network latency for these instances, close
+        // to the 70 us LL crossing.
         simple = 140.0;
         break;
     case Fabric::Tcpxo:
@@ -335,7 +343,7 @@ NcclChoice estimate(const HardwareConfig& hw, CollOp op, uint64_t bytes, NcclAlg
     const uint32_t g = hw.gpus_per_node, m = hw.nodes, n = hw.ranks();
     const double eff = proto_efficiency(hw.gpu, proto);
     const double nvl_step = nvlink_step_us(hw.gpu, proto);
-    const double net_step = net_step_us(hw.fabric, proto);
+    const double net_step = net_step_us(hw, proto);
     c.channels = channels_used(hw, algo, proto, bytes);
     double msg = 0; // bytes of one network message (multi-node only)
     if (m > 1) {
@@ -437,10 +445,13 @@ NcclChoice estimate(const HardwareConfig& hw, CollOp op, uint64_t bytes, NcclAlg
         // tuner says as much: its network tree latency "is the latency of a 256kB chunk"). Across the
         // network every protocol moves whole buffer steps: the proxy posts a step as one message and the
         // peer sees it only when the NIC has delivered all of it, so each hop costs one message at the
-        // channel's share of the NICs. EFA's per-crossing step was calibrated on the p4de table's tree
-        // rows and already holds that transfer, so plain trees there add nothing; NVLS-tree's chunks are
-        // NVLS's own and count everywhere.
-        if (algo == NcclAlgo::NvlsTree || hw.fabric != Fabric::Efa) {
+        // channel's share of the NICs. EFA's send/receive step was calibrated on the p4de table's tree
+        // rows and already holds that transfer, so plain trees there add nothing (AWS's RDMA-write
+        // figure is an 8-byte latency and does not); NVLS-tree's chunks are NVLS's own and count
+        // everywhere.
+        const bool step_has_fill =
+            hw.fabric == Fabric::Efa && hw.efa_transport == config::EfaTransport::SendRecv;
+        if (algo == NcclAlgo::NvlsTree || !step_has_fill) {
             const double net_channel_gbs =
                 nic_gbs_per_gpu(hw) * g / std::max<uint32_t>(1, c.channels) * c.net_msg_factor;
             c.latency_us += net_steps * msg / (net_channel_gbs * 1e3);

@@ -39,6 +39,27 @@ TEST_CASE("hardware json: defaults and a full description", "[hardware]") {
         CHECK(hw.value().algo == NcclAlgo::CollNet);
         CHECK(hw.value().proto == NcclProto::Simple);
     }
+    SECTION("EFA's transport follows the instance that carries the GPU unless given") {
+        // aws-ofi-nccl's platform table: RDMA writes on p5 (H100), tagged send/receive on p4d/p4de (A100).
+        auto p5 = parse_hardware_json(R"({"gpu": "H100-SXM", "fabric": "efa"})", "hw.json");
+        REQUIRE(p5.is_ok());
+        CHECK(p5.value().efa_transport == EfaTransport::Rdma);
+        auto p4de = parse_hardware_json(R"({"gpu": "A100-SXM4-80GB", "fabric": "efa"})", "hw.json");
+        REQUIRE(p4de.is_ok());
+        CHECK(p4de.value().efa_transport == EfaTransport::SendRecv);
+        auto forced = parse_hardware_json(
+            R"({"gpu": "H100-SXM", "fabric": "efa", "efa_transport": "sendrecv"})", "hw.json");
+        REQUIRE(forced.is_ok());
+        CHECK(forced.value().efa_transport == EfaTransport::SendRecv);
+        // The writer names it on EFA only, and what it writes parses back to the same transport.
+        CHECK(hardware_json(forced.value()).find("\"efa_transport\": \"sendrecv\"") != std::string::npos);
+        auto back = parse_hardware_json(hardware_json(forced.value()), "back.json");
+        REQUIRE(back.is_ok());
+        CHECK(back.value().efa_transport == EfaTransport::SendRecv);
+        auto ib = parse_hardware_json(R"({"gpu": "H100-SXM", "fabric": "infiniband"})", "hw.json");
+        REQUIRE(ib.is_ok());
+        CHECK(hardware_json(ib.value()).find("efa_transport") == std::string::npos);
+    }
 }
 
 TEST_CASE("hardware json: bad input names the key and the nearest spelling", "[hardware]") {
@@ -62,6 +83,15 @@ TEST_CASE("hardware json: bad input names the key and the nearest spelling", "[h
         std::string m = problems(R"({"gpu": "H100-SXM", "cpu": "AMD"})");
         CHECK(m.find("hw.json: cpu: unknown value \"AMD\"; expected intel or amd") != std::string::npos);
         CHECK(m.find("did you mean 'amd'?") != std::string::npos);
+    }
+    SECTION("an EFA transport on another fabric, or misspelt") {
+        std::string m = problems(R"({"gpu": "H100-SXM", "fabric": "roce", "efa_transport": "rdma"})");
+        CHECK(m.find("hw.json: efa_transport: is set on fabric roce; it describes AWS's EFA plugin and needs "
+                     "fabric efa") != std::string::npos);
+        m = problems(R"({"gpu": "H100-SXM", "fabric": "efa", "efa_transport": "send_recv"})");
+        CHECK(m.find("efa_transport: unknown value \"send_recv\"; expected sendrecv or rdma") !=
+              std::string::npos);
+        CHECK(m.find("did you mean 'sendrecv'?") != std::string::npos);
     }
     SECTION("values the hardware cannot have") {
         std::string m = problems(R"({"gpu": "A100-SXM4-40GB", "nvls": true, "nodes": 0, "collnet": true,

@@ -390,11 +390,51 @@ TEST_CASE("nccl model: filling a tree costs one chunk per hop", "[hardware]") {
     REQUIRE(l.channels == 16);
     const double step_hop = 512 * 1024 / (8 * 50 * 0.978 / 16 * l.net_msg_factor * 1e3);
     CHECK(l.latency_us == Approx(10 + 14 * 1.7 + 4 * 10.5 + 4 * step_hop));
-    // On EFA the per-crossing step was calibrated on a table's tree rows with the transfer in it: a
-    // plain tree adds only the chain's fill there.
+    // On EFA with send/receive the per-crossing step was calibrated on a table's tree rows with the
+    // transfer in it: a plain tree adds only the chain's fill there.
     hw.fabric = config::Fabric::Efa;
+    hw.efa_transport = config::EfaTransport::SendRecv;
     NcclChoice e = estimate(hw, CollOp::AllReduce, 64ull << 20, NcclAlgo::Tree, NcclProto::Simple);
     CHECK(e.latency_us == Approx(10 + 14 * 3.0 + 4 * 140.0 + 14 * nvl_hop));
+    // With RDMA writes the step is AWS's 8-byte figure (23 us for Simple), so the network hops fill too
+    // (the same 64 KiB chunk, at EFA's 0.835 of line rate and its own per-message factor).
+    hw.efa_transport = config::EfaTransport::Rdma;
+    NcclChoice r = estimate(hw, CollOp::AllReduce, 64ull << 20, NcclAlgo::Tree, NcclProto::Simple);
+    const double efa_hop = chunk / (8 * 50 * 0.835 / 16 * r.net_msg_factor * 1e3);
+    CHECK(r.latency_us == Approx(10 + 14 * 3.0 + 4 * 23.0 + 4 * efa_hop + 14 * nvl_hop));
+}
+
+TEST_CASE("nccl model: EFA's two transports take their own step latencies", "[hardware]") {
+    // 2 x 8 H100 on p5 (32 x 100 Gb/s EFA, AMD hosts), 1 KiB all-reduce: an LL tree, 14 NVLink hops of
+    // 0.4 us and 2 network crossings. With RDMA writes (aws-ofi-nccl on p5) a crossing is AWS's own
+    // tuner figure, 20 us: 10 + 14 x 0.4 + 2 x 20 = 55.6 us. With tagged send/receive (p4d, p4de) it is half of the 140 us Simple step:
+    // 10 + 5.6 + 2 x 70 = 155.6 us. Measured p5 tables sit at 65-75 us, p4de's at 161 us.
+    config::HardwareConfig p5;
+    p5.nodes = 2;
+    p5.nics_per_node = 32;
+    p5.nic_gbps = 100;
+    p5.fabric = config::Fabric::Efa;
+    p5.cpu = config::CpuVendor::Amd;
+    p5.efa_transport = config::EfaTransport::Rdma;
+    NcclChoice rdma = choose(p5, CollOp::AllReduce, 1024);
+    CHECK(rdma.algo == NcclAlgo::Tree);
+    CHECK(rdma.proto == NcclProto::LL);
+    // Filling the tree's two network hops: one 2 KiB LL message each (1 KiB of data, as many flags) at
+    // the one channel's share of the node's NICs, 8 GPUs x 4 x 12.5 GB/s x 0.835 (0.01 us each).
+    const double fill = 2 * 2048 / (8 * 4 * 12.5 * 0.835 * rdma.net_msg_factor * 1e3);
+    CHECK(rdma.latency_us == Approx(10 + 14 * 0.4 + 2 * 20.0 + fill));
+    // The bytes add a tenth of a microsecond (1920 bus bytes at the LL rate of a 2 KiB message).
+    CHECK(rdma.predicted_us == Approx(55.8).margin(0.1));
+    p5.efa_transport = config::EfaTransport::SendRecv;
+    NcclChoice sr = choose(p5, CollOp::AllReduce, 1024);
+    CHECK(sr.latency_us == Approx(10 + 14 * 0.4 + 2 * 70.0));
+    // Simple steps: 23 us with RDMA writes (AWS's 20 + 3 us completion), 140 with send/receive.
+    p5.efa_transport = config::EfaTransport::Rdma;
+    NcclChoice ring = estimate(p5, CollOp::AllGather, 1ull << 30, NcclAlgo::Ring, NcclProto::Simple);
+    CHECK(ring.latency_us == Approx(10 + 14 * 3.0 + 1 * 23.0));
+    p5.efa_transport = config::EfaTransport::SendRecv;
+    ring = estimate(p5, CollOp::AllGather, 1ull << 30, NcclAlgo::Ring, NcclProto::Simple);
+    CHECK(ring.latency_us == Approx(10 + 14 * 3.0 + 1 * 140.0));
 }
 
 TEST_CASE("nccl model: LL across nodes runs at the host's rate", "[hardware]") {

@@ -5,6 +5,7 @@
 //  2. choosing all_gather and then the two-node preset in their combos gives the CLI's rows for each;
 //  3. typing a node count into the field recomputes (the CLI agrees on a file with that count), and
 //     picking an AMD host in the cpu combo slows multi-node LL to NCCL's AMD rate, as the CLI says;
+//     the p5 preset and its EFA transport switched to send/receive give the CLI's rows for each;
 //  4. an impossible system (A100 with NVLS) shows the parser's message and the page keeps working;
 //  5. collectivePerf() gives the CLI's rows and rejects bad input with a message.
 // Screenshots: build/screenshots/hardware_*.png.
@@ -78,6 +79,25 @@ async function hardwareChecks({ browser, base, cli, samplesDir, check }) {
   check(sameRows(panel.rows, cliRows(cli, fourPath, 'all_gather')) && slower,
     'Hardware tab: cpu amd picked with the mouse gives the CLI\'s rows, slower where LL crosses nodes',
     JSON.stringify(panel).slice(0, 300));
+
+  // 3b. The p5 preset (EFA with RDMA writes), then its transport switched to send/receive with the mouse:
+  // each gives the CLI's rows, and send/receive's 140 us steps make the small sizes slower.
+  await pick(page, 'preset', '2 x p5 H100 (EFA 32 x 100G)');
+  panel = await page.evaluate(() => window.astrolabe.hardwarePanel());
+  const p5Path = path.join(hwDir, 'h100x16_p5_efa.json');
+  check(sameRows(panel.rows, cliRows(cli, p5Path, 'all_gather')),
+    'Hardware tab: the p5 preset gives the CLI\'s rows for h100x16_p5_efa.json', JSON.stringify(panel).slice(0, 300));
+  const rdmaRows = panel.rows;
+  await pick(page, 'efa_transport', 'sendrecv');
+  panel = await page.evaluate(() => window.astrolabe.hardwarePanel());
+  const p5sr = JSON.parse(fs.readFileSync(p5Path, 'utf8'));
+  p5sr.efa_transport = 'sendrecv';
+  const p5srPath = path.join(os.tmpdir(), 'astrolabe-p5-sendrecv.json');
+  fs.writeFileSync(p5srPath, JSON.stringify(p5sr));
+  check(sameRows(panel.rows, cliRows(cli, p5srPath, 'all_gather')) && panel.rows[0].time_us > rdmaRows[0].time_us + 50,
+    'Hardware tab: efa_transport sendrecv picked with the mouse gives the CLI\'s rows, 50+ us slower at 8 B',
+    JSON.stringify(panel).slice(0, 300));
+  await page.screenshot({ path: path.join(shots, 'hardware_p5_sendrecv.png') });
 
   // 4. An impossible system: A100 has no NVLink SHARP.
   await pick(page, 'preset', 'HGX H100 x8 (NVLS)');
