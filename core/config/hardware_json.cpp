@@ -152,7 +152,7 @@ void read_bool(detail::Fields& f, const char* key, bool& out) {
 
 EfaTransport default_efa_transport(GpuModel g) {
     // aws-ofi-nccl's platform table: RDMA writes on p5/p5e/p5en (Hopper), tagged send/receive on
-    // p4d/p4de (Ampere), whose first-generation EFA has no RDMA write.
+    // p4d/p4de (Ampere).
     return g == GpuModel::H100Sxm ? EfaTransport::Rdma : EfaTransport::SendRecv;
 }
 
