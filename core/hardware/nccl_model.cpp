@@ -63,8 +63,7 @@ double net_step_us(const HardwareConfig& hw, NcclProto p) {
     case Fabric::Efa:
         // Tagged send/receive (p4d, p4de), calibrated on the p4de table: its LL floor (~161 us for
         // 8 B-1 KiB) is half a Simple step per crossing, and its Simple rows at 2-8 MiB sit ~300 us
-        // above LL's. aws-ofi-nccl itself reports 75 us of network latency for these instances, close
-        // to the 70 us LL crossing.
+        // above LL's.
         simple = 140.0;
         break;
     case Fabric::Tcpxo:
