@@ -28,6 +28,18 @@ config::HardwareConfig ten_by_one() {
     hw.fabric = config::Fabric::Infiniband;
     return hw;
 }
+
+// Two AWS p5.48xlarge: 8 H100 each with 32 x 100 Gb/s EFA (four per GPU), AMD hosts, RDMA writes.
+config::HardwareConfig p5_pair() {
+    config::HardwareConfig hw;
+    hw.nodes = 2;
+    hw.nics_per_node = 32;
+    hw.nic_gbps = 100;
+    hw.fabric = config::Fabric::Efa;
+    hw.cpu = config::CpuVendor::Amd;
+    hw.efa_transport = config::EfaTransport::Rdma;
+    return hw;
+}
 } // namespace
 
 TEST_CASE("nccl model: busbw factors are nccl-tests'", "[hardware]") {
@@ -407,15 +419,10 @@ TEST_CASE("nccl model: filling a tree costs one chunk per hop", "[hardware]") {
 TEST_CASE("nccl model: EFA's two transports take their own step latencies", "[hardware]") {
     // 2 x 8 H100 on p5 (32 x 100 Gb/s EFA, AMD hosts), 1 KiB all-reduce: an LL tree, 14 NVLink hops of
     // 0.4 us and 2 network crossings. With RDMA writes (aws-ofi-nccl on p5) a crossing is AWS's own
-    // tuner figure, 20 us: 10 + 14 x 0.4 + 2 x 20 = 55.6 us. With tagged send/receive (p4d, p4de) it is half of the 140 us Simple step:
-    // 10 + 5.6 + 2 x 70 = 155.6 us. Measured p5 tables sit at 65-75 us, p4de's at 161 us.
-    config::HardwareConfig p5;
-    p5.nodes = 2;
-    p5.nics_per_node = 32;
-    p5.nic_gbps = 100;
-    p5.fabric = config::Fabric::Efa;
-    p5.cpu = config::CpuVendor::Amd;
-    p5.efa_transport = config::EfaTransport::Rdma;
+    // tuner figure, 20 us: 10 + 14 x 0.4 + 2 x 20 = 55.6 us. With tagged send/receive (p4d, p4de) it
+    // is half of the 140 us Simple step: 10 + 5.6 + 2 x 70 = 155.6 us. Measured p5 tables sit at
+    // 65-75 us, p4de's at 161 us.
+    config::HardwareConfig p5 = p5_pair();
     NcclChoice rdma = choose(p5, CollOp::AllReduce, 1024);
     CHECK(rdma.algo == NcclAlgo::Tree);
     CHECK(rdma.proto == NcclProto::LL);
@@ -469,11 +476,7 @@ TEST_CASE("nccl model: a run's group keeps the NICs its GPUs have in the whole s
     // NICs, whatever the board rule would give a node with that many GPUs. p5 (32 x 100 Gb/s EFA for 8
     // GPUs): a data-parallel group of one GPU per node keeps its 4 NICs (8 channels); p4de (4 NICs for
     // 8 GPUs): half a NIC per GPU.
-    config::HardwareConfig p5;
-    p5.nodes = 2;
-    p5.nics_per_node = 32;
-    p5.nic_gbps = 100;
-    p5.fabric = config::Fabric::Efa;
+    config::HardwareConfig p5 = p5_pair();
     GroupShape one{2, 2, 1, true};
     config::HardwareConfig sub = group_system(p5, one);
     CHECK(nics_per_gpu(sub) * sub.nic_gbps == Approx(400));
