@@ -4,6 +4,7 @@
 #include "core/config/json_read.h"
 
 #include <cmath>
+#include <vector>
 
 namespace astrolabe::config {
 
@@ -21,12 +22,37 @@ struct ScenarioDoc::Impl {
             return nullptr;
         }
     }
-    // Writes `v` at `path`; a path through a non-container (or a malformed pointer) is ignored.
+    // Writes `v` at `path`; a path through a non-container, a malformed pointer or one that would pad an
+    // array is ignored.
     void put(const std::string& path, json v) {
         try {
-            doc[json::json_pointer(path)] = std::move(v);
+            json::json_pointer p(path);
+            if (!grows_arrays_by_one(p)) return;
+            doc[p] = std::move(v);
         } catch (const json::exception&) {
         }
+    }
+
+    // Whether writing at `p` adds at most one element to any array on its way. A pointer's number indexes
+    // an array (an existing one, or the one a write creates where nothing is); a write past the end
+    // would fill the gap with nulls, so "/a/4000000000" from a pasted link or a fuzzed path would
+    // allocate billions of them and hang the page.
+    bool grows_arrays_by_one(const json::json_pointer& p) const {
+        std::vector<json::json_pointer> prefixes; // p, its parent, ..., the first token
+        for (json::json_pointer q = p; !q.empty(); q = q.parent_pointer())
+            prefixes.push_back(q);
+        for (auto it = prefixes.rbegin(); it != prefixes.rend(); ++it) {
+            const json::json_pointer up = it->parent_pointer();
+            const json* parent = doc.contains(up) ? &doc.at(up) : nullptr; // none: this write creates it
+            if (parent && !parent->is_array() && !parent->is_null()) continue;
+            const std::string& token = it->back();
+            const bool number = !token.empty() && token.find_first_not_of("0123456789") == std::string::npos;
+            if (!number) continue; // a key ("-" appends one element; nlohmann refuses others on arrays)
+            if (token.size() > 9) return false;
+            const size_t size = parent && parent->is_array() ? parent->size() : 0;
+            if (std::stoul(token) > size) return false;
+        }
+        return true;
     }
 };
 

@@ -91,3 +91,25 @@ TEST_CASE("scenario doc: an edit path that is not UTF-8 still prints and parses"
     REQUIRE_FALSE(parsed.is_ok());
     CHECK_THAT(parsed.status().message(), Contains("scenario"));
 }
+
+TEST_CASE("scenario doc: an edit never pads an array", "[config][scenario_doc]") {
+    // Found by fuzz_scenario (a timeout): a path whose number indexes far past an array's end, or a
+    // missing list, made nlohmann fill the gap with nulls (333333 of them from 16 bytes of input, billions
+    // from a longer number). Such an edit is ignored; one element at the end may still be added.
+    auto d = ScenarioDoc::from_text(kScenario, "s.json");
+    REQUIRE(d.is_ok());
+    ScenarioDoc& doc = d.value();
+    const std::string before = doc.dump();
+    doc.set_number("/network/bandwidth/5", 1);            // the list holds 1
+    doc.set_number("/fresh/333333", 1);                   // a missing list
+    doc.set_number("/fresh/0/4000000000000", 1);          // an index too long to be one
+    doc.set_string("/network/topology/00000000001", "x"); // leading zeros: no index at all
+    CHECK(doc.dump() == before);
+    doc.set_number("/network/bandwidth/1", 25); // the next element: allowed
+    doc.set_number("/network/latency/-", 700);  // append
+    doc.set_number("/fresh/0", 3);              // a new list, from its first element
+    CHECK(doc.array_size("/network/bandwidth") == 2);
+    CHECK(doc.get_number("/network/bandwidth/1") == 25);
+    CHECK(doc.get_number("/network/latency/1") == 700);
+    CHECK(doc.get_number("/fresh/0") == 3);
+}
