@@ -130,6 +130,12 @@ double ll_host_busbw(const HardwareConfig& hw) {
     return amd ? 19.0 : 20.4;
 }
 
+// The host's cost to post one network operation (NCCL's tuner, getNetOverhead: 1 us on Intel hosts and
+// any that is not AMD, 2 us on AMD).
+double net_post_overhead_us(const HardwareConfig& hw) {
+    return hw.cpu == config::CpuVendor::Amd ? 2.0 : 1.0;
+}
+
 // NVLS (NVLink SHARP) pipeline fill: the multimem reduction of the first chunk must finish in the switch
 // and come back before the pipeline is full; NCCL models it as a large fixed latency (25 us). Calibrated
 // on the 32 MiB-2 GiB rows of the one-process-per-GPU H100 all-reduce tables.
@@ -394,7 +400,17 @@ NcclChoice estimate(const HardwareConfig& hw, CollOp op, uint64_t bytes, NcclAlg
             c.busbw_gbs = g > 1 ? intra_bw : nic;
             if (m > 1) c.busbw_gbs = std::min(c.busbw_gbs, nic * g);
         }
-        c.latency_us = kKernelBaseUs + (steps - inter) * nvl_step + inter * net_step;
+        // Across nodes a Simple ring moves in lockstep with its network hops, whose proxies post three
+        // operations for every step (send, receive, flush or acknowledgement), so no step of it is
+        // shorter than three of the host's posts (NCCL's tuner: "inter-node rings still have to launch
+        // nsteps * net overhead"). NCCL applies the floor to LL and LL128 too, where one post bounds a
+        // step; the model does not: LL's lines carry their own flags and a forced LL ring over two DGX
+        // A100 nodes (AMD hosts) takes 38-41 us for 30 steps, where that floor would give 56 for its 28
+        // NVLink steps alone. Point-to-point (all-to-all) is not a ring.
+        double ring_step = nvl_step;
+        if (m > 1 && proto == NcclProto::Simple && op != CollOp::AllToAll)
+            ring_step = std::max(nvl_step, 3 * net_post_overhead_us(hw));
+        c.latency_us = kKernelBaseUs + (steps - inter) * ring_step + inter * net_step;
         break;
     }
     case NcclAlgo::Nvls:

@@ -435,13 +435,38 @@ TEST_CASE("nccl model: EFA's two transports take their own step latencies", "[ha
     p5.efa_transport = config::EfaTransport::SendRecv;
     NcclChoice sr = choose(p5, CollOp::AllReduce, 1024);
     CHECK(sr.latency_us == Approx(10 + 14 * 0.4 + 2 * 70.0));
-    // Simple steps: 23 us with RDMA writes (AWS's 20 + 3 us completion), 140 with send/receive.
+    // Simple steps: 23 us with RDMA writes (AWS's 20 + 3 us completion), 140 with send/receive (the 14
+    // NVLink steps of this ring across AMD hosts take 6 us each, the next test's floor).
     p5.efa_transport = config::EfaTransport::Rdma;
     NcclChoice ring = estimate(p5, CollOp::AllGather, 1ull << 30, NcclAlgo::Ring, NcclProto::Simple);
-    CHECK(ring.latency_us == Approx(10 + 14 * 3.0 + 1 * 23.0));
+    CHECK(ring.latency_us == Approx(10 + 14 * 6.0 + 1 * 23.0));
     p5.efa_transport = config::EfaTransport::SendRecv;
     ring = estimate(p5, CollOp::AllGather, 1ull << 30, NcclAlgo::Ring, NcclProto::Simple);
-    CHECK(ring.latency_us == Approx(10 + 14 * 3.0 + 1 * 140.0));
+    CHECK(ring.latency_us == Approx(10 + 14 * 6.0 + 1 * 140.0));
+}
+
+TEST_CASE("nccl model: a Simple ring across nodes steps no faster than its hosts post", "[hardware]") {
+    // NCCL's tuner: an inter-node ring's every step costs at least the network post overhead, 1 us on
+    // Intel hosts and 2 on AMD, three posts for a Simple step. 2 x 8 H100 all-gather ring (15 steps, 1
+    // across the network): on AMD hosts 10 + 14 x max(3.0, 6) + 23 = 117 us; on Intel 14 x max(3.0, 3)
+    // leaves the NVLink step, 10 + 42 + 23 = 75. LL keeps its 0.4 us NVLink step (10 + 5.6 + 20), one
+    // node has no network to post to, and all-to-all is point-to-point, not a ring.
+    config::HardwareConfig p5 = p5_pair();
+    CHECK(estimate(p5, CollOp::AllGather, 1ull << 30, NcclAlgo::Ring, NcclProto::Simple).latency_us ==
+          Approx(117.0));
+    CHECK(estimate(p5, CollOp::AllGather, 4096, NcclAlgo::Ring, NcclProto::LL).latency_us ==
+          Approx(10 + 14 * 0.4 + 20.0));
+    config::HardwareConfig intel = p5;
+    intel.cpu = config::CpuVendor::Intel;
+    CHECK(estimate(intel, CollOp::AllGather, 1ull << 30, NcclAlgo::Ring, NcclProto::Simple).latency_us ==
+          Approx(75.0));
+    config::HardwareConfig one = p5;
+    one.nodes = 1;
+    CHECK(estimate(one, CollOp::AllGather, 1ull << 30, NcclAlgo::Ring, NcclProto::Simple).latency_us ==
+          Approx(10 + 7 * 3.0));
+    const double a2a =
+        estimate(p5, CollOp::AllToAll, 1ull << 30, NcclAlgo::Ring, NcclProto::Simple).latency_us;
+    CHECK(a2a == Approx(10 + 14 * 3.0 + 1 * 23.0));
 }
 
 TEST_CASE("nccl model: LL across nodes runs at the host's rate", "[hardware]") {
