@@ -49,6 +49,10 @@ const char* efa_transport_name(EfaTransport t) {
     return t == EfaTransport::Rdma ? "rdma" : "sendrecv";
 }
 
+const char* nccl_tuner_name(NcclTuner t) {
+    return t == NcclTuner::AwsOfiNccl ? "aws-ofi-nccl" : "nccl";
+}
+
 const char* nccl_algo_name(NcclAlgo a) {
     switch (a) {
     case NcclAlgo::Auto:
@@ -124,7 +128,7 @@ std::string join(const std::vector<std::string>& v) {
 const std::vector<std::string> kKeys = {
     "schema",        "name",        "gpu",     "nodes",     "gpus_per_node", "nvls",
     "nics_per_node", "nic_gbps",    "fabric",  "processes", "collnet",       "nccl_algo",
-    "nccl_proto",    "peak_tflops", "hbm_gbs", "cpu",       "efa_transport"};
+    "nccl_proto",    "peak_tflops", "hbm_gbs", "cpu",       "efa_transport", "nccl_tuner"};
 
 // Reads a string key that must be one of `names`; returns the index or -1 (absent or wrong).
 int read_choice(detail::Fields& f, const char* key, const std::vector<std::string>& names) {
@@ -154,6 +158,12 @@ EfaTransport default_efa_transport(GpuModel g) {
     // aws-ofi-nccl's platform table: RDMA writes on p5/p5e/p5en (Hopper), tagged send/receive on
     // p4d/p4de (Ampere).
     return g == GpuModel::H100Sxm ? EfaTransport::Rdma : EfaTransport::SendRecv;
+}
+
+NcclTuner default_nccl_tuner(GpuModel g, Fabric f) {
+    // aws-ofi-nccl (since its tuner was merged into the network plugin) points NCCL_TUNER_PLUGIN at
+    // itself on AWS, and its tuner has maps for p5/p5e (H100) only; on p4d/p4de it defers to NCCL.
+    return f == Fabric::Efa && g == GpuModel::H100Sxm ? NcclTuner::AwsOfiNccl : NcclTuner::Nccl;
 }
 
 void set_datasheet_compute(HardwareConfig& hw) {
@@ -214,6 +224,9 @@ Result<HardwareConfig> parse_hardware_json(std::string_view text, const std::str
     hw.efa_transport = default_efa_transport(hw.gpu);
     int et = read_choice(f, "efa_transport", {"sendrecv", "rdma"});
     if (et >= 0) hw.efa_transport = static_cast<EfaTransport>(et);
+    hw.tuner = default_nccl_tuner(hw.gpu, hw.fabric);
+    int tu = read_choice(f, "nccl_tuner", {"nccl", "aws-ofi-nccl"});
+    if (tu >= 0) hw.tuner = static_cast<NcclTuner>(tu);
     read_bool(f, "collnet", hw.collnet);
     int al = read_choice(f, "nccl_algo", {"auto", "ring", "tree", "nvls", "nvls_tree", "collnet"});
     if (al >= 0) hw.algo = static_cast<NcclAlgo>(al);
@@ -236,6 +249,14 @@ Result<HardwareConfig> parse_hardware_json(std::string_view text, const std::str
     if (et >= 0 && hw.fabric != Fabric::Efa)
         f.problem("efa_transport", std::string("is set on fabric ") + fabric_name(hw.fabric) +
                                        "; it describes AWS's EFA plugin and needs fabric efa");
+    if (hw.tuner == NcclTuner::AwsOfiNccl && hw.fabric != Fabric::Efa)
+        f.problem("nccl_tuner",
+                  std::string("is aws-ofi-nccl on fabric ") + fabric_name(hw.fabric) +
+                      "; AWS's tuner comes with its EFA plugin and needs fabric efa (or use nccl)");
+    else if (hw.tuner == NcclTuner::AwsOfiNccl && !h100)
+        f.problem("nccl_tuner", std::string("is aws-ofi-nccl with ") + gpu_model_name(hw.gpu) +
+                                    "; AWS's tuner has maps for p5/p5e (H100-SXM) only and leaves A100 to "
+                                    "NCCL (use nccl)");
     if ((hw.algo == NcclAlgo::Nvls || hw.algo == NcclAlgo::NvlsTree) && !hw.nvls)
         f.problem("nccl_algo", std::string("is ") + nccl_algo_name(hw.algo) + " but nvls is false");
     if (hw.algo == NcclAlgo::NvlsTree && hw.nodes < 2)
@@ -261,6 +282,7 @@ std::string hardware_json(const HardwareConfig& hw) {
     w.field("processes", process_layout_name(hw.processes));
     w.field("cpu", cpu_vendor_name(hw.cpu));
     if (hw.fabric == Fabric::Efa) w.field("efa_transport", efa_transport_name(hw.efa_transport));
+    if (hw.fabric == Fabric::Efa) w.field("nccl_tuner", nccl_tuner_name(hw.tuner));
     w.field("collnet", hw.collnet);
     w.field("nccl_algo", nccl_algo_name(hw.algo));
     w.field("nccl_proto", nccl_proto_name(hw.proto));

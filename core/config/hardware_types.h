@@ -22,6 +22,10 @@ enum class CpuVendor : uint8_t { Intel, Amd };
 // How AWS's EFA plugin (aws-ofi-nccl) moves NCCL's network messages: `sendrecv`, libfabric tagged
 // send/receive (p4d, p4de: A100); `rdma`, RDMA writes with immediate data (p5, p5e, p5en: H100/H200).
 enum class EfaTransport : uint8_t { SendRecv, Rdma };
+// Who picks the algorithm and protocol: `nccl`, NCCL's own cost model; `aws-ofi-nccl`, the tuner AWS's EFA
+// plugin loads into NCCL on p5/p5e (H100), which picks all-reduce's algorithm and protocol from its own
+// measured map beyond two nodes (core/hardware/aws_ofi_tuner.h).
+enum class NcclTuner : uint8_t { Nccl, AwsOfiNccl };
 enum class NcclAlgo : uint8_t { Auto, Ring, Tree, Nvls, NvlsTree, CollNet };
 enum class NcclProto : uint8_t { Auto, LL, LL128, Simple };
 
@@ -30,6 +34,7 @@ const char* fabric_name(Fabric f);                // "infiniband", ...
 const char* process_layout_name(ProcessLayout p); // "one-per-gpu", ...
 const char* cpu_vendor_name(CpuVendor c);         // "intel", "amd"
 const char* efa_transport_name(EfaTransport t);   // "sendrecv", "rdma"
+const char* nccl_tuner_name(NcclTuner t);         // "nccl", "aws-ofi-nccl"
 const char* nccl_algo_name(NcclAlgo a);           // "auto", "ring", "tree", "nvls", "nvls_tree", "collnet"
 const char* nccl_proto_name(NcclProto p);         // "auto", "LL", "LL128", "Simple"
 
@@ -46,6 +51,9 @@ struct HardwareConfig {
     // Only with fabric efa. Default: what aws-ofi-nccl picks on the instance that carries the GPU (rdma
     // for H100 on p5, sendrecv for A100 on p4d/p4de).
     EfaTransport efa_transport = EfaTransport::Rdma;
+    // Default: aws-ofi-nccl on EFA with H100 (the plugin sets NCCL_TUNER_PLUGIN to itself on p5/p5e),
+    // nccl everywhere else. aws-ofi-nccl needs fabric efa and an H100 (its maps are p5/p5e's).
+    NcclTuner tuner = NcclTuner::Nccl;
     bool collnet = false; // in-network reduction (InfiniBand SHARP switches); only with fabric infiniband
     NcclAlgo algo = NcclAlgo::Auto;
     NcclProto proto = NcclProto::Auto;
@@ -62,6 +70,9 @@ struct HardwareConfig {
 
 // The EFA transport aws-ofi-nccl runs on the AWS instance that carries this GPU (its platform table).
 EfaTransport default_efa_transport(GpuModel g);
+
+// The tuner NCCL runs with on this GPU and fabric by default (NcclTuner above).
+NcclTuner default_nccl_tuner(GpuModel g, Fabric f);
 
 // Sets the description's compute figures (peak_tflops, hbm_gbs) to its GPU's datasheet values.
 void set_datasheet_compute(HardwareConfig& hw);

@@ -3,6 +3,8 @@
 // Index: [SECTION] physical figures · [SECTION] helpers · [SECTION] estimates · [SECTION] tuner
 #include "core/hardware/nccl_model.h"
 
+#include "core/hardware/aws_ofi_tuner.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -128,6 +130,12 @@ double ll_host_busbw(const HardwareConfig& hw) {
     const bool amd = hw.cpu == config::CpuVendor::Amd;
     if (hw.nodes <= 2) return amd ? 22.5 : 39.0;
     return amd ? 19.0 : 20.4;
+}
+
+// Whether LL128 can cross this system's network (estimate() explains).
+bool ll128_across_nodes(const HardwareConfig& hw) {
+    if (hw.fabric == Fabric::Efa) return hw.efa_transport == config::EfaTransport::Rdma;
+    return hw.fabric != Fabric::Tcpxo;
 }
 
 // The host's cost to post one network operation (NCCL's tuner, getNetOverhead: 1 us on Intel hosts and
@@ -368,10 +376,10 @@ NcclChoice estimate(const HardwareConfig& hw, CollOp op, uint64_t bytes, NcclAlg
     const double bus_bytes = double(bytes) * busbw_factor(op, n);
     const bool ar = op == CollOp::AllReduce;
     if (n < 2) return c;
-    // NCCL enables LL128 across nodes only where the NIC writes 128-byte lines in order (RDMA NICs with
-    // GPUDirect); over EFA and TCPXO it stays on NVLink only.
-    const bool rdma = hw.fabric != Fabric::Efa && hw.fabric != Fabric::Tcpxo;
-    if (m > 1 && proto == NcclProto::LL128 && !rdma) return c;
+    // LL128 across nodes needs the NIC to write 128-byte lines in order (RDMA NICs with GPUDirect). EFA
+    // does so only with RDMA writes, where aws-ofi-nccl asks libfabric for in-order aligned 128-byte
+    // writes (p5/p5e); with send/receive (p4d/p4de), and over TCPXO, LL128 stays on NVLink.
+    if (m > 1 && proto == NcclProto::LL128 && !ll128_across_nodes(hw)) return c;
     // GPUDirect-TCPXO moves data through the NIC's receive-side buffers, not GPU memory writes a
     // kernel could poll, so Google's NCCL profile for it (nccl-env-profile.sh) runs Simple only.
     if (m > 1 && hw.fabric == Fabric::Tcpxo && proto != NcclProto::Simple) return c;
@@ -494,6 +502,20 @@ NcclChoice estimate(const HardwareConfig& hw, CollOp op, uint64_t bytes, NcclAlg
 // [SECTION] tuner
 NcclChoice choose(const HardwareConfig& hw, CollOp op, uint64_t bytes, NcclAlgo force) {
     if (force == NcclAlgo::Auto) force = hw.algo;
+    // AWS's tuner (aws_ofi_tuner.h) decides where its map covers the size, unless the user forced an
+    // algorithm or protocol (NCCL_ALGO / NCCL_PROTO bypass it); NCCL skips a pick it cannot run here
+    // (NVLS-tree without NVLink SHARP, LL128 over send/receive) and takes the next.
+    if (hw.tuner == config::NcclTuner::AwsOfiNccl && force == NcclAlgo::Auto && hw.proto == NcclProto::Auto) {
+        const AwsOfiPicks picks = aws_ofi_picks(op, hw.nodes, hw.gpus_per_node, bytes);
+        for (uint32_t i = 0; i < picks.count; ++i) {
+            NcclChoice c = estimate(hw, op, bytes, picks.pick[i].algo, picks.pick[i].proto);
+            if (c.predicted_us >= 0) return c;
+        }
+    }
+    // NCCL's own cost model rates LL128 across EFA below LL and Simple: the 2-node p5 tables (NCCL's
+    // own choice; AWS's tuner stands aside on two nodes) run no LL128 rows, so our tuner does not pick
+    // it there either, though it runs when forced or when AWS's tuner picks it.
+    const bool skip_efa_ll128 = hw.fabric == Fabric::Efa && hw.nodes > 1;
     NcclChoice best;
     best.predicted_us = -1;
     const NcclAlgo algos[] = {NcclAlgo::Ring, NcclAlgo::Tree, NcclAlgo::Nvls, NcclAlgo::NvlsTree,
@@ -503,6 +525,7 @@ NcclChoice choose(const HardwareConfig& hw, CollOp op, uint64_t bytes, NcclAlgo 
         if (force != NcclAlgo::Auto && a != force) continue;
         for (NcclProto p : protos) {
             if (hw.proto != NcclProto::Auto && p != hw.proto) continue;
+            if (hw.proto == NcclProto::Auto && p == NcclProto::LL128 && skip_efa_ll128) continue;
             NcclChoice c = estimate(hw, op, bytes, a, p);
             if (c.predicted_us < 0) continue;
             if (best.predicted_us < 0 || c.predicted_us < best.predicted_us) best = c;
@@ -514,8 +537,8 @@ NcclChoice choose(const HardwareConfig& hw, CollOp op, uint64_t bytes, NcclAlgo 
         return choose(hw, op, bytes, NcclAlgo::Ring);
     }
     if (best.predicted_us < 0 && hw.proto != NcclProto::Auto) {
-        // The forced protocol does not run here (LL128 across EFA or TCPXO): take the tuner's own choice
-        // rather than no collective at all.
+        // The forced protocol does not run here (LL128 across EFA send/receive or TCPXO): take the tuner's
+        // own choice rather than no collective at all.
         HardwareConfig any = hw;
         any.proto = NcclProto::Auto;
         return choose(any, op, bytes, force);

@@ -60,6 +60,28 @@ TEST_CASE("hardware json: defaults and a full description", "[hardware]") {
         REQUIRE(ib.is_ok());
         CHECK(hardware_json(ib.value()).find("efa_transport") == std::string::npos);
     }
+    SECTION("AWS's tuner is NCCL's on p5 (H100 over EFA) unless given, NCCL's own elsewhere") {
+        // aws-ofi-nccl points NCCL_TUNER_PLUGIN at itself; its maps cover p5/p5e only.
+        auto p5 = parse_hardware_json(R"({"gpu": "H100-SXM", "fabric": "efa"})", "hw.json");
+        REQUIRE(p5.is_ok());
+        CHECK(p5.value().tuner == NcclTuner::AwsOfiNccl);
+        auto p4de = parse_hardware_json(R"({"gpu": "A100-SXM4-80GB", "fabric": "efa"})", "hw.json");
+        REQUIRE(p4de.is_ok());
+        CHECK(p4de.value().tuner == NcclTuner::Nccl);
+        auto ib = parse_hardware_json(R"({"gpu": "H100-SXM", "fabric": "infiniband"})", "hw.json");
+        REQUIRE(ib.is_ok());
+        CHECK(ib.value().tuner == NcclTuner::Nccl);
+        CHECK(hardware_json(ib.value()).find("nccl_tuner") == std::string::npos);
+        auto own =
+            parse_hardware_json(R"({"gpu": "H100-SXM", "fabric": "efa", "nccl_tuner": "nccl"})", "hw.json");
+        REQUIRE(own.is_ok());
+        CHECK(own.value().tuner == NcclTuner::Nccl);
+        // The writer names it on EFA, and it parses back.
+        CHECK(hardware_json(own.value()).find("\"nccl_tuner\": \"nccl\"") != std::string::npos);
+        auto back = parse_hardware_json(hardware_json(p5.value()), "back.json");
+        REQUIRE(back.is_ok());
+        CHECK(back.value().tuner == NcclTuner::AwsOfiNccl);
+    }
 }
 
 TEST_CASE("hardware json: bad input names the key and the nearest spelling", "[hardware]") {
@@ -92,6 +114,19 @@ TEST_CASE("hardware json: bad input names the key and the nearest spelling", "[h
         CHECK(m.find("efa_transport: unknown value \"send_recv\"; expected sendrecv or rdma") !=
               std::string::npos);
         CHECK(m.find("did you mean 'sendrecv'?") != std::string::npos);
+    }
+    SECTION("AWS's tuner off EFA or off H100, or misspelt") {
+        std::string m =
+            problems(R"({"gpu": "H100-SXM", "fabric": "infiniband", "nccl_tuner": "aws-ofi-nccl"})");
+        CHECK(m.find("hw.json: nccl_tuner: is aws-ofi-nccl on fabric infiniband; AWS's tuner comes with its "
+                     "EFA plugin and needs fabric efa (or use nccl)") != std::string::npos);
+        m = problems(R"({"gpu": "A100-SXM4-40GB", "fabric": "efa", "nccl_tuner": "aws-ofi-nccl"})");
+        CHECK(m.find("nccl_tuner: is aws-ofi-nccl with A100-SXM4-40GB; AWS's tuner has maps for p5/p5e "
+                     "(H100-SXM) only") != std::string::npos);
+        m = problems(R"({"gpu": "H100-SXM", "fabric": "efa", "nccl_tuner": "aws_ofi_nccl"})");
+        CHECK(m.find("nccl_tuner: unknown value \"aws_ofi_nccl\"; expected nccl or aws-ofi-nccl") !=
+              std::string::npos);
+        CHECK(m.find("did you mean 'aws-ofi-nccl'?") != std::string::npos);
     }
     SECTION("values the hardware cannot have") {
         std::string m = problems(R"({"gpu": "A100-SXM4-40GB", "nvls": true, "nodes": 0, "collnet": true,

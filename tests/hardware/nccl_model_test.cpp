@@ -204,16 +204,20 @@ TEST_CASE("nccl model: all-to-all runs point-to-point protocols", "[hardware]") 
 }
 
 TEST_CASE("nccl model: a forced protocol that cannot run falls back to the tuner's choice", "[hardware]") {
-    // LL128 needs in-order 128-byte writes, which EFA does not give across nodes: with nccl_proto LL128
-    // on two EFA nodes the collective still runs (with a valid protocol and a positive bandwidth).
+    // LL128 needs in-order 128-byte writes, which EFA gives only with RDMA writes: with nccl_proto LL128
+    // on two EFA nodes using send/receive (p4d) the collective still runs (with a valid protocol and a
+    // positive bandwidth); with RDMA writes (p5) it runs LL128 as asked.
     config::HardwareConfig hw;
     hw.nodes = 2;
     hw.fabric = config::Fabric::Efa;
+    hw.efa_transport = config::EfaTransport::SendRecv;
     hw.proto = NcclProto::LL128;
     NcclChoice c = choose(hw, CollOp::AllReduce, 4 << 20);
     CHECK(c.predicted_us > 0);
     CHECK(c.busbw_gbs > 0);
     CHECK(c.proto != NcclProto::LL128);
+    hw.efa_transport = config::EfaTransport::Rdma;
+    CHECK(choose(hw, CollOp::AllReduce, 4 << 20).proto == NcclProto::LL128);
 }
 
 TEST_CASE("nccl model: NVLS keeps its algorithm bandwidth on fewer GPUs", "[hardware]") {

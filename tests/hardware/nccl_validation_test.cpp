@@ -150,19 +150,19 @@ const Bound kBeyond[] = {
     {"awsdlami-p4d_a100_2node_all_reduce", 0.055, 0.120},            // 5.1 % / 11.9 %
     {"awsome-pcluster-obs-p5_h100_2node_all_reduce", 0.075, 0.265},  // 7.3 % / 26.2 %
     {"crazyguitar_h100_16node_all_gather", 0.050, 0},                // 4.9 % / - %
-    {"crazyguitar_h100_16node_all_reduce", 0.195, 0},                // 19.1 % / - %
+    {"crazyguitar_h100_16node_all_reduce", 0.125, 0},                // 12.3 % / - %
     {"crazyguitar_h100_16node_all_to_all", 0.060, 0},                // 5.8 % / - %
     {"crazyguitar_h100_2node_all_gather", 0.020, 0},                 // 1.9 % / - %
     {"crazyguitar_h100_2node_all_reduce", 0.065, 0},                 // 6.2 % / - %
     {"crazyguitar_h100_2node_all_to_all", 0.035, 0},                 // 3.3 % / - %
     {"crazyguitar_h100_32node_all_gather", 0.055, 0},                // 5.1 % / - %
-    {"crazyguitar_h100_32node_all_reduce", 0.215, 0},                // 21.1 % / - %
+    {"crazyguitar_h100_32node_all_reduce", 0.160, 0},                // 15.6 % / - %
     {"crazyguitar_h100_32node_all_to_all", 0.095, 0},                // 9.2 % / - %
     {"crazyguitar_h100_4node_all_gather", 0.025, 0},                 // 2.2 % / - %
-    {"crazyguitar_h100_4node_all_reduce", 0.085, 0},                 // 8.1 % / - %
+    {"crazyguitar_h100_4node_all_reduce", 0.075, 0},                 // 7.0 % / - %
     {"crazyguitar_h100_4node_all_to_all", 0.030, 0},                 // 2.9 % / - %
     {"crazyguitar_h100_8node_all_gather", 0.055, 0},                 // 5.1 % / - %
-    {"crazyguitar_h100_8node_all_reduce", 0.130, 0},                 // 12.5 % / - %
+    {"crazyguitar_h100_8node_all_reduce", 0.075, 0},                 // 7.2 % / - %
     {"crazyguitar_h100_8node_all_to_all", 0.040, 0},                 // 3.7 % / - %
     {"deepops-netop-ring_a100_2node_all_reduce", 0.085, 0.195},      // 8.2 % / 19.0 %
     {"deepops-slurmperf_a100_4node_all_reduce", 0.070, 0},           // 6.9 % / - %
