@@ -145,6 +145,7 @@ void draw_hardware_panel(View& view) {
         hw.gpu = static_cast<config::GpuModel>(gpu);
         config::set_datasheet_compute(hw);                        // another GPU, its own compute figures
         hw.efa_transport = config::default_efa_transport(hw.gpu); // and the AWS instance that carries it
+        hw.tuner = config::default_nccl_tuner(hw.gpu, hw.fabric); // with the tuner its plugin loads
         changed = true;
     }
     int nodes = static_cast<int>(hw.nodes), gpn = static_cast<int>(hw.gpus_per_node);
@@ -167,14 +168,20 @@ void draw_hardware_panel(View& view) {
     if (ImGui::InputDouble("nic_gbps", &hw.nic_gbps, 100, 100, "%.0f")) changed = true;
     remember(view, "nic_gbps");
     int fabric = static_cast<int>(hw.fabric), procs = static_cast<int>(hw.processes);
-    if (combo(view, "fabric", "fabric", fabric, {"infiniband", "roce", "efa", "tcpxo", "unknown"}))
-        hw.fabric = static_cast<config::Fabric>(fabric), changed = true;
+    if (combo(view, "fabric", "fabric", fabric, {"infiniband", "roce", "efa", "tcpxo", "unknown"})) {
+        hw.fabric = static_cast<config::Fabric>(fabric);
+        hw.tuner = config::default_nccl_tuner(hw.gpu, hw.fabric);
+        changed = true;
+    }
     if (combo(view, "processes", "processes", procs, {"one-per-gpu", "one-per-node"}))
         hw.processes = static_cast<config::ProcessLayout>(procs), changed = true;
     if (hw.fabric == config::Fabric::Efa) { // AWS's plugin only: the description rejects it elsewhere
         int et = static_cast<int>(hw.efa_transport);
         if (combo(view, "efa_transport", "efa_transport", et, {"sendrecv", "rdma"}))
             hw.efa_transport = static_cast<config::EfaTransport>(et), changed = true;
+        int tu = static_cast<int>(hw.tuner);
+        if (combo(view, "nccl_tuner", "nccl_tuner", tu, {"nccl", "aws-ofi-nccl"}))
+            hw.tuner = static_cast<config::NcclTuner>(tu), changed = true;
     }
     int cpu = static_cast<int>(hw.cpu);
     if (combo(view, "cpu", "cpu", cpu, {"intel", "amd"}))

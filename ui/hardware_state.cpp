@@ -21,6 +21,10 @@ const std::vector<HardwarePreset>& hardware_presets() {
         {"2 x p5 H100 (EFA 32 x 100G)", R"({"gpu": "H100-SXM", "nodes": 2, "gpus_per_node": 8, "nvls": true,
             "nics_per_node": 32, "nic_gbps": 100, "fabric": "efa", "efa_transport": "rdma",
             "processes": "one-per-gpu", "cpu": "amd"})"},
+        {"8 x p5 H100 (EFA, AWS's tuner)",
+         R"({"gpu": "H100-SXM", "nodes": 8, "gpus_per_node": 8, "nvls": true,
+            "nics_per_node": 32, "nic_gbps": 100, "fabric": "efa", "efa_transport": "rdma",
+            "nccl_tuner": "aws-ofi-nccl", "processes": "one-per-gpu", "cpu": "amd"})"},
     };
     return presets;
 }

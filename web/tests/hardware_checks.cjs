@@ -6,6 +6,7 @@
 //  3. typing a node count into the field recomputes (the CLI agrees on a file with that count), and
 //     picking an AMD host in the cpu combo slows multi-node LL to NCCL's AMD rate, as the CLI says;
 //     the p5 preset and its EFA transport switched to send/receive give the CLI's rows for each;
+//     the 8-node p5 preset runs AWS's tuner and nccl_tuner switched to nccl gives NCCL's own choice;
 //  4. an impossible system (A100 with NVLS) shows the parser's message and the page keeps working;
 //  5. collectivePerf() gives the CLI's rows and rejects bad input with a message.
 // Screenshots: build/screenshots/hardware_*.png.
@@ -98,6 +99,28 @@ async function hardwareChecks({ browser, base, cli, samplesDir, check }) {
     'Hardware tab: efa_transport sendrecv picked with the mouse gives the CLI\'s rows, 50+ us slower at 8 B',
     JSON.stringify(panel).slice(0, 300));
   await page.screenshot({ path: path.join(shots, 'hardware_p5_sendrecv.png') });
+
+  // 3c. Eight p5 nodes, all-reduce: AWS's tuner picks (ring/LL128 at 1 GiB, its map); switched to NCCL's
+  // own tuner with the mouse, the rows are the CLI's for that file and 1 GiB runs another protocol.
+  await pick(page, 'preset', "8 x p5 H100 (EFA, AWS's tuner)");
+  await pick(page, 'collective', 'all_reduce');
+  panel = await page.evaluate(() => window.astrolabe.hardwarePanel());
+  const p5x8Path = path.join(hwDir, 'h100x64_p5_efa.json');
+  const awsRows = cliRows(cli, p5x8Path, 'all_reduce');
+  check(sameRows(panel.rows, awsRows),
+    "Hardware tab: the 8-node p5 preset gives the CLI's all-reduce rows for h100x64_p5_efa.json", JSON.stringify(panel).slice(0, 300));
+  await page.screenshot({ path: path.join(shots, 'hardware_p5_aws_tuner.png') });
+  await pick(page, 'nccl_tuner', 'nccl');
+  panel = await page.evaluate(() => window.astrolabe.hardwarePanel());
+  const own = JSON.parse(fs.readFileSync(p5x8Path, 'utf8'));
+  own.nccl_tuner = 'nccl';
+  const ownPath = path.join(os.tmpdir(), 'astrolabe-p5x8-nccl.json');
+  fs.writeFileSync(ownPath, JSON.stringify(own));
+  const ownRows = cliRows(cli, ownPath, 'all_reduce');
+  const at1G = (rows) => rows.find((r) => r.size_bytes === 1073741824);
+  check(sameRows(panel.rows, ownRows) && at1G(awsRows).proto === 'LL128' && at1G(ownRows).proto !== 'LL128',
+    'Hardware tab: nccl_tuner nccl picked with the mouse gives the CLI\'s rows; 1 GiB leaves AWS\'s ring/LL128',
+    JSON.stringify({ aws: at1G(awsRows), own: at1G(ownRows) }));
 
   // 4. An impossible system: A100 has no NVLink SHARP.
   await pick(page, 'preset', 'HGX H100 x8 (NVLS)');
