@@ -2,6 +2,7 @@
 // map's corners by hand, its silence where NCCL decides, and how choose() follows it.
 #include "core/hardware/aws_ofi_tuner.h"
 #include "core/hardware/nccl_model.h"
+#include "tests/hardware/p5_system.h"
 
 #include <catch2/catch.hpp>
 
@@ -17,17 +18,9 @@ bool first_is(const AwsOfiPicks& p, NcclAlgo a, NcclProto q) {
     return p.count > 0 && p.pick[0].algo == a && p.pick[0].proto == q;
 }
 
-// n x p5.48xlarge: 8 H100, 32 x 100 Gb/s EFA with RDMA writes, AMD hosts, AWS's tuner.
+// n x p5.48xlarge with AWS's tuner (p5_system.h).
 config::HardwareConfig p5(uint32_t nodes) {
-    config::HardwareConfig hw;
-    hw.nodes = nodes;
-    hw.nics_per_node = 32;
-    hw.nic_gbps = 100;
-    hw.fabric = config::Fabric::Efa;
-    hw.cpu = config::CpuVendor::Amd;
-    hw.efa_transport = config::EfaTransport::Rdma;
-    hw.tuner = config::NcclTuner::AwsOfiNccl;
-    return hw;
+    return testing::p5_nodes(nodes, config::NcclTuner::AwsOfiNccl);
 }
 } // namespace
 

@@ -3,6 +3,7 @@
 #include "core/hardware/hardware_mapping.h"
 #include "core/hardware/nccl_model.h"
 #include "core/session/collective_perf.h"
+#include "tests/hardware/p5_system.h"
 
 #include <catch2/catch.hpp>
 
@@ -29,16 +30,9 @@ config::HardwareConfig ten_by_one() {
     return hw;
 }
 
-// Two AWS p5.48xlarge: 8 H100 each with 32 x 100 Gb/s EFA (four per GPU), AMD hosts, RDMA writes.
+// Two AWS p5.48xlarge (p5_system.h).
 config::HardwareConfig p5_pair() {
-    config::HardwareConfig hw;
-    hw.nodes = 2;
-    hw.nics_per_node = 32;
-    hw.nic_gbps = 100;
-    hw.fabric = config::Fabric::Efa;
-    hw.cpu = config::CpuVendor::Amd;
-    hw.efa_transport = config::EfaTransport::Rdma;
-    return hw;
+    return testing::p5_nodes(2);
 }
 } // namespace
 
