@@ -509,6 +509,7 @@ NcclChoice choose(const HardwareConfig& hw, CollOp op, uint64_t bytes, NcclAlgo 
         const AwsOfiPicks picks = aws_ofi_picks(op, hw.nodes, hw.gpus_per_node, bytes);
         for (uint32_t i = 0; i < picks.count; ++i) {
             NcclChoice c = estimate(hw, op, bytes, picks.pick[i].algo, picks.pick[i].proto);
+            c.by_aws_map = true;
             if (c.predicted_us >= 0) return c;
         }
     }

@@ -45,6 +45,7 @@ struct NcclChoice {
     double predicted_us = 0;    // the tuner's estimate (used to choose; the engine gives the time)
     uint32_t channels = 1;      // channels (parallel rings/trees, one thread block each) used at this size
     double net_msg_factor = 1; // per-message efficiency of the network at this size's chunk (1 = full chunks)
+    bool by_aws_map = false;   // picked by aws-ofi-nccl's map (aws_ofi_tuner.h), not by comparing estimates
 };
 
 // Channels NCCL builds for the system (what a large collective uses): 16 on an 8-GPU NVSwitch node, two per

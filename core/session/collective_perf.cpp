@@ -171,15 +171,18 @@ std::string collective_perf_table(const CollectivePerfRequest& req,
     out += "#\n#                                                       out-of-place\n";
     out += "#       size         count      type   redop    root     time   algbw   busbw  algo/proto\n";
     out += "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)\n";
+    bool any_map = false;
     for (const auto& r : rows) {
         std::string ap = req.astra_reference ? "ring(astra)"
                                              : std::string(config::nccl_algo_name(r.choice.algo)) + "/" +
                                                    config::nccl_proto_name(r.choice.proto);
+        if (!req.astra_reference && r.choice.by_aws_map) ap += " *", any_map = true;
         std::snprintf(line, sizeof line, "%12llu  %12llu     float  %6s  %6d  %7.2f  %6.2f  %6.2f  %s\n",
                       static_cast<unsigned long long>(r.size_bytes), static_cast<unsigned long long>(r.count),
                       reduce ? "sum" : "none", -1, r.time_us, r.algbw_gbs, r.busbw_gbs, ap.c_str());
         out += line;
     }
+    if (any_map) out += "# * algo/proto picked by aws-ofi-nccl's tuner map (p5/p5e beyond two nodes)\n";
     return out;
 }
 
@@ -197,6 +200,7 @@ std::string collective_perf_json(const CollectivePerfRequest& req,
         if (!req.astra_reference) {
             w.field("algo", config::nccl_algo_name(r.choice.algo));
             w.field("proto", config::nccl_proto_name(r.choice.proto));
+            w.field("tuner", r.choice.by_aws_map ? "aws-ofi-nccl" : "nccl");
         }
     });
     w.end_object();

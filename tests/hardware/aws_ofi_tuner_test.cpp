@@ -87,11 +87,13 @@ TEST_CASE("aws-ofi-nccl map: choose() follows it, skips what cannot run, yields 
     NcclChoice c = choose(hw, CollOp::AllReduce, 1 * GiB);
     CHECK(c.algo == NcclAlgo::Ring);
     CHECK(c.proto == NcclProto::LL128);
+    CHECK(c.by_aws_map);
     CHECK(c.busbw_gbs == Approx(313.125));
     CHECK(c.predicted_us == Approx(225.2 + 2080374784.0 / 313.125e3));
     // NCCL's own tuner (nccl_tuner nccl, or two nodes) never runs LL128 across EFA.
     hw.tuner = config::NcclTuner::Nccl;
     CHECK(choose(hw, CollOp::AllReduce, 1 * GiB).proto != NcclProto::LL128);
+    CHECK_FALSE(choose(hw, CollOp::AllReduce, 1 * GiB).by_aws_map);
     CHECK(choose(p5(2), CollOp::AllReduce, 64 * MiB).proto != NcclProto::LL128);
     // A forced algorithm bypasses the tuner (NCCL_ALGO set): ring, with Simple as NCCL's own choice.
     hw = p5(4);
