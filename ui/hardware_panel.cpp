@@ -112,10 +112,11 @@ void chart(View& view, const HardwareState& hs) {
             if (std::fabs(fx(double(r.size_bytes)) - mx) < std::fabs(fx(double(best->size_bytes)) - mx))
                 best = &r;
         view.hardware_hover = static_cast<int64_t>(best->size_bytes);
-        ImGui::SetTooltip("%s B: %.2f us, busbw %.3g GB/s\n%s / %s",
+        ImGui::SetTooltip("%s B: %.2f us, busbw %.3g GB/s\n%s / %s%s",
                           human_size(double(best->size_bytes)).c_str(), best->time_us, best->busbw_gbs,
                           config::nccl_algo_name(best->choice.algo),
-                          config::nccl_proto_name(best->choice.proto));
+                          config::nccl_proto_name(best->choice.proto),
+                          best->choice.by_aws_map ? " (aws-ofi-nccl's map)" : "");
     }
     ImGui::TextColored(ImColor(kProto[0]), "LL");
     ImGui::SameLine();
@@ -201,9 +202,10 @@ void draw_hardware_panel(View& view) {
     show_problems(hs.problems().problems());
     if (!hs.rows().empty()) {
         const auto& big = hs.rows().back();
-        ImGui::Text("%u GPUs: %s B in %.1f us, busbw %.1f GB/s (%s/%s)", hw.ranks(),
+        ImGui::Text("%u GPUs: %s B in %.1f us, busbw %.1f GB/s (%s/%s%s)", hw.ranks(),
                     human_size(double(big.size_bytes)).c_str(), big.time_us, big.busbw_gbs,
-                    config::nccl_algo_name(big.choice.algo), config::nccl_proto_name(big.choice.proto));
+                    config::nccl_algo_name(big.choice.algo), config::nccl_proto_name(big.choice.proto),
+                    big.choice.by_aws_map ? ", aws-ofi-nccl's map" : "");
         chart(view, hs);
     }
 }

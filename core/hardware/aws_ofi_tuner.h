@@ -3,11 +3,13 @@
 // algorithm and protocol of an all-reduce (and, with one GPU per node, of all-gather and reduce-scatter)
 // from a map AWS measured on its instances: polygons over (message bytes, ranks), both on log2 scales,
 // each naming one algorithm and protocol, searched in order, the first that holds the point and that
-// NCCL can run winning (src/tuner/nccl_ofi_regions.cpp; the p5/p5e map is the same in every version we
-// read). Where no polygon holds the point, and on two nodes or fewer, NCCL's own tuner decides.
+// NCCL can run winning (src/tuner/nccl_ofi_regions.cpp). Where no polygon holds the point, and on two
+// nodes or fewer, NCCL's own tuner decides.
 //
-// The polygons' corners below are AWS's published figures, not ours and not fitted; the geometry
-// (point-in-polygon, the corner that extends a boundary to the map's edge) is our own code.
+// The polygons' corners below are AWS's published figures, not ours and not fitted (the same in every
+// version we read); the geometry (point-in-polygon on the current log2-log2 scales, the corner that
+// extends a boundary to the map's edge) is our own code. AWS's own decision table agrees with it at 4-32
+// nodes (tests/data/aws_ofi_tuner/SOURCES.md).
 #pragma once
 
 #include "core/config/hardware_types.h"

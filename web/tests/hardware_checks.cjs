@@ -109,6 +109,9 @@ async function hardwareChecks({ browser, base, cli, samplesDir, check }) {
   const awsRows = cliRows(cli, p5x8Path, 'all_reduce');
   check(sameRows(panel.rows, awsRows),
     "Hardware tab: the 8-node p5 preset gives the CLI's all-reduce rows for h100x64_p5_efa.json", JSON.stringify(panel).slice(0, 300));
+  const chartRect = await rectOf(page, 'chart'); // the tooltip names AWS's map for the size under the mouse
+  await page.mouse.move(chartRect.x + chartRect.w * 0.8, chartRect.y + chartRect.h * 0.5);
+  await page.waitForTimeout(150);
   await page.screenshot({ path: path.join(shots, 'hardware_p5_aws_tuner.png') });
   await pick(page, 'nccl_tuner', 'nccl');
   panel = await page.evaluate(() => window.astrolabe.hardwarePanel());
