@@ -281,8 +281,10 @@ std::string hardware_json(const HardwareConfig& hw) {
     w.field("fabric", fabric_name(hw.fabric));
     w.field("processes", process_layout_name(hw.processes));
     w.field("cpu", cpu_vendor_name(hw.cpu));
-    if (hw.fabric == Fabric::Efa) w.field("efa_transport", efa_transport_name(hw.efa_transport));
-    if (hw.fabric == Fabric::Efa) w.field("nccl_tuner", nccl_tuner_name(hw.tuner));
+    if (hw.fabric == Fabric::Efa) { // AWS's plugin's keys, meaningful on EFA only
+        w.field("efa_transport", efa_transport_name(hw.efa_transport));
+        w.field("nccl_tuner", nccl_tuner_name(hw.tuner));
+    }
     w.field("collnet", hw.collnet);
     w.field("nccl_algo", nccl_algo_name(hw.algo));
     w.field("nccl_proto", nccl_proto_name(hw.proto));

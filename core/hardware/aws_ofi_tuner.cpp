@@ -3,7 +3,6 @@
 // Index: [SECTION] geometry · [SECTION] the p5/p5e map · [SECTION] lookup
 #include "core/hardware/aws_ofi_tuner.h"
 
-#include <algorithm>
 #include <cmath>
 #include <vector>
 
