@@ -24,6 +24,15 @@ function cliRows(cli, hwPath, op, extra = []) {
   return JSON.parse(out.toString()).rows;
 }
 
+// The CLI's rows for a sample description with some keys changed (written to a temporary file, as a user
+// would save the form's system).
+function cliRowsEdited(cli, hwPath, edits, op) {
+  const hw = Object.assign(JSON.parse(fs.readFileSync(hwPath, 'utf8')), edits);
+  const tmp = path.join(os.tmpdir(), 'astrolabe-edited-' + path.basename(hwPath));
+  fs.writeFileSync(tmp, JSON.stringify(hw));
+  return cliRows(cli, tmp, op);
+}
+
 // Same sizes and times (to the JSON's 6 decimals) in both lists.
 function sameRows(a, b) {
   if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
@@ -62,11 +71,8 @@ async function hardwareChecks({ browser, base, cli, samplesDir, check }) {
   await page.keyboard.press('Enter');
   await page.waitForTimeout(200);
   panel = await page.evaluate(() => window.astrolabe.hardwarePanel());
-  const four = JSON.parse(fs.readFileSync(path.join(hwDir, 'h100x16.json'), 'utf8'));
-  four.nodes = 4;
-  const fourPath = path.join(os.tmpdir(), 'astrolabe-h100x32.json');
-  fs.writeFileSync(fourPath, JSON.stringify(four));
-  check(sameRows(panel.rows, cliRows(cli, fourPath, 'all_gather')),
+  const h100x16Path = path.join(hwDir, 'h100x16.json');
+  check(sameRows(panel.rows, cliRowsEdited(cli, h100x16Path, { nodes: 4 }, 'all_gather')),
     'Hardware tab: 4 nodes typed in recompute the curve as the CLI gives it for 4 nodes', JSON.stringify(panel).slice(0, 300));
   await page.mouse.move(700, 600); // over the chart: a tooltip for the nearest size
   await page.waitForTimeout(150);
@@ -74,10 +80,8 @@ async function hardwareChecks({ browser, base, cli, samplesDir, check }) {
   const intelRows = panel.rows;
   await pick(page, 'cpu', 'amd');
   panel = await page.evaluate(() => window.astrolabe.hardwarePanel());
-  four.cpu = 'amd';
-  fs.writeFileSync(fourPath, JSON.stringify(four));
   const slower = panel.rows.some((r, i) => r.time_us > intelRows[i].time_us);
-  check(sameRows(panel.rows, cliRows(cli, fourPath, 'all_gather')) && slower,
+  check(sameRows(panel.rows, cliRowsEdited(cli, h100x16Path, { nodes: 4, cpu: 'amd' }, 'all_gather')) && slower,
     'Hardware tab: cpu amd picked with the mouse gives the CLI\'s rows, slower where LL crosses nodes',
     JSON.stringify(panel).slice(0, 300));
 
@@ -91,11 +95,8 @@ async function hardwareChecks({ browser, base, cli, samplesDir, check }) {
   const rdmaRows = panel.rows;
   await pick(page, 'efa_transport', 'sendrecv');
   panel = await page.evaluate(() => window.astrolabe.hardwarePanel());
-  const p5sr = JSON.parse(fs.readFileSync(p5Path, 'utf8'));
-  p5sr.efa_transport = 'sendrecv';
-  const p5srPath = path.join(os.tmpdir(), 'astrolabe-p5-sendrecv.json');
-  fs.writeFileSync(p5srPath, JSON.stringify(p5sr));
-  check(sameRows(panel.rows, cliRows(cli, p5srPath, 'all_gather')) && panel.rows[0].time_us > rdmaRows[0].time_us + 50,
+  const sendrecvRows = cliRowsEdited(cli, p5Path, { efa_transport: 'sendrecv' }, 'all_gather');
+  check(sameRows(panel.rows, sendrecvRows) && panel.rows[0].time_us > rdmaRows[0].time_us + 50,
     'Hardware tab: efa_transport sendrecv picked with the mouse gives the CLI\'s rows, 50+ us slower at 8 B',
     JSON.stringify(panel).slice(0, 300));
   await page.screenshot({ path: path.join(shots, 'hardware_p5_sendrecv.png') });
@@ -115,11 +116,7 @@ async function hardwareChecks({ browser, base, cli, samplesDir, check }) {
   await page.screenshot({ path: path.join(shots, 'hardware_p5_aws_tuner.png') });
   await pick(page, 'nccl_tuner', 'nccl');
   panel = await page.evaluate(() => window.astrolabe.hardwarePanel());
-  const own = JSON.parse(fs.readFileSync(p5x8Path, 'utf8'));
-  own.nccl_tuner = 'nccl';
-  const ownPath = path.join(os.tmpdir(), 'astrolabe-p5x8-nccl.json');
-  fs.writeFileSync(ownPath, JSON.stringify(own));
-  const ownRows = cliRows(cli, ownPath, 'all_reduce');
+  const ownRows = cliRowsEdited(cli, p5x8Path, { nccl_tuner: 'nccl' }, 'all_reduce');
   const at1G = (rows) => rows.find((r) => r.size_bytes === 1073741824);
   check(sameRows(panel.rows, ownRows) && at1G(awsRows).proto === 'LL128' && at1G(ownRows).proto !== 'LL128',
     'Hardware tab: nccl_tuner nccl picked with the mouse gives the CLI\'s rows; 1 GiB leaves AWS\'s ring/LL128',
