@@ -28,10 +28,6 @@ GroupShape group_shape(const config::HardwareConfig& hw, const PhaseMembers& mem
 // node's), and NVLink SHARP needs two GPUs of the group on a node.
 config::HardwareConfig group_system(const config::HardwareConfig& hw, const GroupShape& shape);
 
-// NCCL's choice for one collective of a run: `bytes` is the engine's (all-gather: one member's input).
-NcclChoice run_choice(const config::HardwareConfig& hw, PhaseType type, uint64_t bytes,
-                      const PhaseMembers& members);
-
 // The links function of `run --hardware` (collective_link.h).
 CollectiveLinks collective_links(const config::HardwareConfig& hw);
 

@@ -8,6 +8,7 @@
 #include "support/collective_perf_ns.h"
 #include "support/test_support.h"
 #include "support/trace_builder.h"
+#include "tests/hardware/p5_system.h"
 
 #include <catch2/catch.hpp>
 
@@ -113,6 +114,33 @@ TEST_CASE("run --hardware: each collective takes collective-perf's time for its 
     }
 }
 
+TEST_CASE("run --hardware: the notes say when aws-ofi-nccl's map picked", "[hardware][run]") {
+    // 4 x p5 (32 GPUs over EFA), a 1 GiB all-reduce: AWS's map gives ring/LL128 there (aws_ofi_tuner.h;
+    // the same point nccl_model_test times in closed form), NCCL's own tuner something else. The run's
+    // note names the map only when it picked; the time is collective-perf's either way.
+    const uint64_t bytes = 1ull << 30;
+    const auto traces = chain(32, {CollectiveType::AllReduce}, {bytes});
+    for (auto tuner : {config::NcclTuner::AwsOfiNccl, config::NcclTuner::Nccl}) {
+        const config::HardwareConfig hw = testing::p5_nodes(4, tuner);
+        const hardware::NcclChoice c = hardware::choose(hw, CollOp::AllReduce, bytes);
+        RunResult r = test::run(scenario(hw), traces);
+        REQUIRE(r.complete);
+        CHECK(r.total_ns == test::collective_perf_ns(hw, CollOp::AllReduce, bytes));
+        const std::string pick =
+            std::string(config::nccl_algo_name(c.algo)) + "/" + config::nccl_proto_name(c.proto);
+        if (tuner == config::NcclTuner::AwsOfiNccl) {
+            CHECK(pick == "ring/LL128");
+            CHECK(r.stats.notes.at(
+                      "all_reduce timed as NCCL's ring/LL128 (aws-ofi-nccl's map) on 4 node(s) x 8 "
+                      "GPU(s) (hardware description)") == 32);
+        } else {
+            CHECK(pick != "ring/LL128"); // LL128 does not cross EFA in NCCL's own tuner
+            CHECK(r.stats.notes.at("all_reduce timed as NCCL's " + pick +
+                                   " on 4 node(s) x 8 GPU(s) (hardware description)") == 32);
+        }
+    }
+}
+
 TEST_CASE("run --hardware: a group inside a node vs a group across nodes", "[hardware][run]") {
     // Tensor-parallel groups {0..7}, {8..15} (one node each) all-reduce 32 MiB, then data-parallel groups
     // {i, i+8} (one GPU on each node) all-reduce 128 MiB. The first is the in-node figure of one HGX node
@@ -178,6 +206,17 @@ TEST_CASE("run --hardware: a group inside a node vs a group across nodes", "[har
         s = hardware::group_shape(hw, tp);
         CHECK(s.nodes == 1);
         CHECK(s.gpus_per_node == 8);
+        // Members listed out of node order, two on node 0 and one on node 1: 2 nodes, 2 on the fullest,
+        // not regular.
+        std::vector<uint32_t> mixed{9, 0, 1};
+        PhaseMembers mm;
+        mm.list = &mixed;
+        mm.size = 3;
+        s = hardware::group_shape(hw, mm);
+        CHECK(s.ranks == 3);
+        CHECK(s.nodes == 2);
+        CHECK(s.gpus_per_node == 2);
+        CHECK_FALSE(s.regular);
     }
     SECTION("a whole-system collective restricted to one dimension takes that dimension's group") {
         // involved_dim [true, false]: only the in-node dimension, i.e. the TP group of each node.
