@@ -23,10 +23,15 @@ void remember(View& view, const char* name) {
     view.rects[name] = WidgetRect{a.x, a.y, b.x - a.x, b.y - a.y};
 }
 
+// An editor's width: `want` px, less where the column leaves no room for the label beside it.
+float field_width(float want) {
+    return std::max(80.0f, std::min(want, ImGui::GetContentRegionAvail().x - 130));
+}
+
 // A combo over `names`; true when the choice changed.
 bool combo(View& view, const char* label, const char* id, int& value, const std::vector<const char*>& names) {
     bool changed = false;
-    ImGui::SetNextItemWidth(250);
+    ImGui::SetNextItemWidth(field_width(250));
     if (ImGui::BeginCombo(label, names[static_cast<size_t>(value)])) {
         for (int i = 0; i < static_cast<int>(names.size()); ++i) {
             if (ImGui::Selectable(names[static_cast<size_t>(i)], i == value)) {
@@ -64,7 +69,10 @@ void chart(View& view, const HardwareState& hs) {
                              IM_COL32(90, 160, 240, 255)}; // LL, LL128, Simple
     ImDrawList* dl = ImGui::GetWindowDrawList();
     ImVec2 origin = ImGui::GetCursorScreenPos();
-    float w = std::max(200.0f, ImGui::GetContentRegionAvail().x - 60), h = 230;
+    // As wide as the panel; as tall as what is left of it (its axis labels and legend included), within
+    // 150-230 px, the panel scrolling below that.
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float w = std::max(200.0f, avail.x - 60), h = std::clamp(avail.y - 60, 150.0f, 230.0f);
     ImVec2 p0(origin.x + 50, origin.y + 8), p1(p0.x + w, p0.y + h);
     double ymax = 1;
     for (const auto& r : rows)
@@ -141,6 +149,11 @@ void draw_hardware_panel(View& view) {
     int preset = hs.preset();
     if (combo(view, "preset", "preset", preset, presets)) hs.load_preset(preset);
 
+    // The description in two columns (the GPUs and NICs, then the software that drives them), so the
+    // chart below stays in view with every EFA key showing.
+    const bool table = ImGui::BeginTable("description", 2, ImGuiTableFlags_SizingStretchSame);
+    if (table) ImGui::TableNextColumn();
+
     int gpu = static_cast<int>(hw.gpu);
     if (combo(view, "gpu", "gpu", gpu, {"H100-SXM", "A100-SXM4-40GB", "A100-SXM4-80GB"})) {
         hw.gpu = static_cast<config::GpuModel>(gpu);
@@ -151,23 +164,24 @@ void draw_hardware_panel(View& view) {
     }
     int nodes = static_cast<int>(hw.nodes), gpn = static_cast<int>(hw.gpus_per_node);
     int nics = static_cast<int>(hw.nics_per_node);
-    ImGui::SetNextItemWidth(200);
+    ImGui::SetNextItemWidth(field_width(200));
     if (ImGui::InputInt("nodes", &nodes))
         hw.nodes = static_cast<uint32_t>(std::clamp(nodes, 1, 1024)), changed = true;
     remember(view, "nodes");
-    ImGui::SetNextItemWidth(200);
+    ImGui::SetNextItemWidth(field_width(200));
     if (ImGui::InputInt("gpus_per_node", &gpn))
         hw.gpus_per_node = static_cast<uint32_t>(std::clamp(gpn, 1, 8)), changed = true;
     remember(view, "gpus_per_node");
     if (ImGui::Checkbox("nvls (NVLink SHARP)", &hw.nvls)) changed = true;
     remember(view, "nvls");
-    ImGui::SetNextItemWidth(200);
+    ImGui::SetNextItemWidth(field_width(200));
     if (ImGui::InputInt("nics_per_node", &nics))
         hw.nics_per_node = static_cast<uint32_t>(std::clamp(nics, 1, 64)), changed = true;
     remember(view, "nics_per_node");
-    ImGui::SetNextItemWidth(200);
+    ImGui::SetNextItemWidth(field_width(200));
     if (ImGui::InputDouble("nic_gbps", &hw.nic_gbps, 100, 100, "%.0f")) changed = true;
     remember(view, "nic_gbps");
+    if (table) ImGui::TableNextColumn();
     int fabric = static_cast<int>(hw.fabric), procs = static_cast<int>(hw.processes);
     if (combo(view, "fabric", "fabric", fabric, {"infiniband", "roce", "efa", "tcpxo", "unknown"})) {
         hw.fabric = static_cast<config::Fabric>(fabric);
@@ -190,6 +204,7 @@ void draw_hardware_panel(View& view) {
     int algo = static_cast<int>(hw.algo);
     if (combo(view, "nccl_algo", "nccl_algo", algo, {"auto", "ring", "tree", "nvls", "nvls_tree", "collnet"}))
         hw.algo = static_cast<config::NcclAlgo>(algo), changed = true;
+    if (table) ImGui::EndTable();
     ImGui::Separator();
     int op = static_cast<int>(hs.op());
     if (combo(view, "collective", "collective", op,
