@@ -301,6 +301,9 @@ int search_main(const std::vector<std::string>& argv, const MpiSearch& mpi) {
             std::fprintf(to, "best: step time %lld ns, objective %.6g -> %s\n",
                          static_cast<long long>(run.best_step_time_ns()), run.best_objective(),
                          (out / "best.scenario.json").string().c_str());
+        else if (c.evaluations > c.infeasible + c.errors)
+            std::fprintf(to, "no point has a value of the objective (the network cost and bandwidth are "
+                             "read from the scenario's network dimensions or hardware description)\n");
         else
             std::fprintf(to, "no point could be simulated\n");
         if (!run.stop_reason().empty()) std::fprintf(to, "stopped: %s\n", run.stop_reason().c_str());

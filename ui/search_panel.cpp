@@ -68,10 +68,11 @@ const std::vector<std::string>& spec_samples(const std::string& root) {
     return names;
 }
 
-// "3.39 ms" for step times; objectives scaled by cost or bandwidth are plain numbers.
+// "3.39 ms" for step times; objectives scaled by cost or bandwidth are plain numbers (pareto's too: the
+// agents minimise step time x network cost there, core/search/search_run.cpp).
 std::string objective_text(double v, const std::string& objective) {
     if (std::isnan(v)) return "-";
-    if (objective == "step_time" || objective == "pareto") return format_ns(v);
+    if (objective == "step_time") return format_ns(v);
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.4g", v);
     return buf;

@@ -250,12 +250,12 @@ GpuSpec gpu_spec(GpuModel g) {
     // A100-SXM4: 12 NVLink3 links, 300 GB/s per direction; single-node rings reach ~232.
     switch (g) {
     case GpuModel::H100Sxm:
-        return {358.0, 462.0, 350.0};
+        return {358.0, 462.0, 350.0, 450.0};
     case GpuModel::A100Sxm40:
     case GpuModel::A100Sxm80:
-        return {232.0, 0.0, 225.0};
+        return {232.0, 0.0, 225.0, 300.0};
     }
-    return {232.0, 0.0, 225.0};
+    return {232.0, 0.0, 225.0, 300.0};
 }
 
 double nics_per_gpu(const HardwareConfig& hw) {

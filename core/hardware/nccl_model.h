@@ -32,6 +32,7 @@ struct GpuSpec {
     double nvlink_ring_gbs; // bus bandwidth a ring (Simple) sustains over NVLink + NVSwitch
     double nvls_gbs;        // all-reduce bus bandwidth with NVLink SHARP (in-switch reduction); 0 = none
     double alltoall_gbs;    // all-to-all bus bandwidth over NVLink (point-to-point, many peers at once)
+    double nvlink_gbs;      // NVLink line rate per GPU and direction (the datasheet's; what is bought)
 };
 GpuSpec gpu_spec(config::GpuModel g);
 

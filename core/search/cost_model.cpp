@@ -1,6 +1,10 @@
 // Network cost (cost_model.h).
 #include "core/search/cost_model.h"
 
+#include "core/hardware/nccl_model.h"
+
+#include <algorithm>
+
 namespace astrolabe::search {
 
 namespace {
@@ -43,6 +47,15 @@ Result<double> network_cost(const NetworkShape& net, const CostModel& model) {
                    (links * price(model.link_per_gbps, d) + ports * price(model.switch_port_per_gbps, d));
     }
     return npus * per_npu;
+}
+
+NetworkShape hardware_network(const config::HardwareConfig& hw) {
+    NetworkShape net;
+    net.topology = {"Switch", "Switch"};
+    net.npus_count = {double(hw.gpus_per_node), double(hw.nodes)};
+    net.bandwidth = {hardware::gpu_spec(hw.gpu).nvlink_gbs,
+                     double(hw.nics_per_node) * hw.nic_gbps / 8.0 / std::max<uint32_t>(1, hw.gpus_per_node)};
+    return net;
 }
 
 double npu_bandwidth(const NetworkShape& net) {

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "core/base/status.h"
+#include "core/config/hardware_types.h"
 
 #include <string>
 #include <vector>
@@ -34,6 +35,12 @@ struct NetworkShape {
 
 // The network's cost; an unknown topology or mismatched list lengths give an error.
 Result<double> network_cost(const NetworkShape& net, const CostModel& model);
+
+// The network a hardware description (astrolabe.hardware/1) buys, in the same terms: dimension 0 a Switch of
+// the node's GPUs at the GPU's NVLink line rate per direction (450 GB/s on H100-SXM, 300 on A100-SXM4),
+// dimension 1 a Switch of the nodes at each GPU's share of its node's NICs (nics_per_node x nic_gbps / 8 /
+// gpus_per_node GB/s). Line rates, not what NCCL reaches: the cost is of what is installed.
+NetworkShape hardware_network(const config::HardwareConfig& hw);
 
 // The injection bandwidth of one NPU: the sum over dimensions of B_d (GB/s), COSMIC's denominator of
 // "performance per bandwidth".

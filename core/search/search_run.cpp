@@ -6,6 +6,7 @@
 // [SECTION] External points (--agent stdio)
 #include "core/search/search_run.h"
 
+#include "core/config/config_parse.h"
 #include "core/search/rng.h"
 #include "core/search/search_state.h"
 
@@ -60,27 +61,37 @@ bool SearchRun::Impl::feasible(const json& scenario, std::string& reason) const 
 }
 
 void SearchRun::Impl::fill_metrics(Record& r, const json& scenario) const {
+    // The point's network for the cost and bandwidth objectives: the hardware description's (NVLink and
+    // NICs, cost_model.h) or the analytical network's dimensions. Unreadable: no cost, and those
+    // objectives have no value (the point counts as not simulated for them, never as free).
     NetworkShape net;
-    const json& n = scenario.value("network", json::object());
-    auto list = [&](const char* k, auto& out, auto get) {
-        if (!n.contains(k) || !n[k].is_array()) return false;
-        for (const auto& x : n[k]) {
-            if (!get(x, out)) return false;
-        }
-        return true;
-    };
-    auto get_str = [](const json& x, std::vector<std::string>& out) {
-        if (!x.is_string()) return false;
-        out.push_back(x.get<std::string>());
-        return true;
-    };
-    auto get_num = [](const json& x, std::vector<double>& out) {
-        if (!x.is_number()) return false;
-        out.push_back(x.get<double>());
-        return true;
-    };
-    if (list("topology", net.topology, get_str) && list("npus_count", net.npus_count, get_num) &&
-        list("bandwidth", net.bandwidth, get_num)) {
+    bool have_net = false;
+    if (scenario.contains("hardware") && scenario["hardware"].is_object()) {
+        auto hw = config::parse_hardware_json(scenario["hardware"].dump(), "hardware");
+        if (hw.is_ok()) net = hardware_network(hw.value()), have_net = true;
+    } else {
+        const json& n = scenario.value("network", json::object());
+        auto list = [&](const char* k, auto& out, auto get) {
+            if (!n.contains(k) || !n[k].is_array()) return false;
+            for (const auto& x : n[k]) {
+                if (!get(x, out)) return false;
+            }
+            return true;
+        };
+        auto get_str = [](const json& x, std::vector<std::string>& out) {
+            if (!x.is_string()) return false;
+            out.push_back(x.get<std::string>());
+            return true;
+        };
+        auto get_num = [](const json& x, std::vector<double>& out) {
+            if (!x.is_number()) return false;
+            out.push_back(x.get<double>());
+            return true;
+        };
+        have_net = list("topology", net.topology, get_str) && list("npus_count", net.npus_count, get_num) &&
+                   list("bandwidth", net.bandwidth, get_num);
+    }
+    if (have_net) {
         auto cost = network_cost(net, spec.cost);
         if (cost.is_ok()) r.network_cost = cost.value();
     }
@@ -95,7 +106,7 @@ void SearchRun::Impl::fill_metrics(Record& r, const json& scenario) const {
         r.objective = t * r.network_cost;
         break;
     case Objective::StepTimeXBandwidth:
-        r.objective = t * npu_bandwidth(net);
+        if (have_net) r.objective = t * npu_bandwidth(net);
         break;
     }
 }

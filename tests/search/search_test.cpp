@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <tuple>
 
 using namespace astrolabe;
 using namespace astrolabe::search;
@@ -376,6 +377,43 @@ TEST_CASE("objectives scale the step time by cost or bandwidth", "[search]") {
         run.value().complete_batch({ev.evaluate(run.value().submitted_batch().at(0))});
         std::string line = run.value().take_answers().at(0);
         CHECK(line.find("\"network_cost\":11200.0,\"objective\":" + expected + "}") != std::string::npos);
+    }
+}
+
+TEST_CASE("a hardware description's network is priced by what it installs", "[search]") {
+    // 2 nodes x 8 H100-SXM, 8 NICs per node. Dimension 0: NVLink, a Switch of 8 at 450 GB/s (2 links + 1
+    // port per GPU at price 1); dimension 1: the NICs, a Switch of 2 at each GPU's share, 8 x G Gb/s / 8 / 8
+    // GPUs = G / 8 GB/s (2 links + 1 port at price 2). Per GPU 450 x 3 + G / 8 x 6, 16 GPUs:
+    //   G = 400: (1350 + 300) x 16 = 26400, bandwidth 450 + 50 = 500 GB/s;
+    //   G = 100: (1350 + 75) x 16 = 22800, bandwidth 462.5.
+    // Before, a hardware base had no network to price: no cost, and step_time_x_bandwidth was 0 for every
+    // point (the slowest could win).
+    const json base = json::parse(R"({"schema": "astrolabe.scenario/1",
+      "workload": {"generate": {"kind": "microbench", "collective": "all_reduce", "size": "1MiB", "npus": 16}},
+      "hardware": {"gpu": "H100-SXM", "nodes": 2, "gpus_per_node": 8, "nics_per_node": 8, "nic_gbps": 400,
+                   "fabric": "infiniband"}})");
+    for (auto [objective, g, cost, value] : {std::tuple<std::string, int, const char*, const char*>{
+                                                 "step_time_x_network_cost", 400, "26400.0", "26400000.0"},
+                                             {"step_time_x_network_cost", 100, "22800.0", "22800000.0"},
+                                             {"step_time_x_bandwidth", 400, "26400.0", "500000.0"},
+                                             {"step_time_x_bandwidth", 100, "22800.0", "462500.0"}}) {
+        json spec = {{"schema", "astrolabe.search/1"},
+                     {"base", base},
+                     {"knobs", json::parse(R"([{"path": "hardware.nic_gbps", "values": [100, 400]}])")},
+                     {"objective", objective}};
+        SearchOptions opt;
+        opt.agent = "stdio";
+        auto run = SearchRun::create(spec.dump(), "spec", no_file, opt);
+        INFO(run.status().message());
+        REQUIRE(run.is_ok());
+        REQUIRE(run.value().submit("{\"hardware.nic_gbps\": " + std::to_string(g) + "}").is_ok());
+        EvalResult r;
+        r.step_time_ns = 1000;
+        run.value().complete_batch({r});
+        const std::string line = run.value().take_answers().at(0);
+        INFO(line);
+        CHECK(line.find(std::string("\"network_cost\":") + cost + ",\"objective\":" + value + "}") !=
+              std::string::npos);
     }
 }
 

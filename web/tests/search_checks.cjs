@@ -10,7 +10,9 @@
 //  4. Share search gives a link that restores the tab (spec, agent, seed, budget) in a fresh profile;
 //  5. Cancel mid-run stops the search with a prefix of the CLI's log, and the page keeps running;
 //  6. a bad values list typed into a field shows a message naming the knob, and the app still searches;
-//  7. a measurement, not a check on time: the longest frame while the COSMIC-like benchmark space
+//  7. samples/search/hardware.json (a hardware description's knobs) loaded and searched by grid gives the
+//     CLI's log;
+//  8. a measurement, not a check on time: the longest frame while the COSMIC-like benchmark space
 //     (bench/search_cosmic_network.json: GPT-3 175B on 1024 NPUs) sets up and simulates its first points,
 //     and while samples/search/cosmic.json's workload (128 micro-batches) is set up.
 // Screenshots: build/screenshots/search_*.png.
@@ -208,6 +210,26 @@ async function searchChecks({ browser, base, cli, samplesDir, check, shotsDir })
   s = await state(page);
   check(s.phase === 'done' && s.evaluations === 10, 'Search tab: after the message the tab searches again (10 points)',
     JSON.stringify(s));
+
+  // 7. samples/search/hardware.json: a hardware description's knobs. Picked and loaded by mouse, a grid
+  // search over its 48 points gives the CLI's log byte for byte (network costs of a hardware base included).
+  const hwSpecFile = path.join(samplesDir, 'search', 'hardware.json');
+  await pick(page, 'search:spec_sample', 'hardware.json');
+  await clickWidget(page, 'search:load_spec');
+  await pick(page, 'search:agent', 'grid');
+  await typeInto(page, 'search:budget', '100');
+  await clickWidget(page, 'search:run');
+  await untilPhase(page, ['done', 'failed', 'cancelled'], 120000).catch(() => {});
+  s = await state(page);
+  const hwLog = await downloadOf(page, 'search:download');
+  const hwWant = nativeLog(cli, hwSpecFile, 'grid', s.seed, 100);
+  check(s.phase === 'done' && s.evaluations === 48 && hwLog.bytes.equals(hwWant) &&
+    /"network_cost":44400\.0,/.test(hwLog.bytes.toString().split('\n')[0]),
+  'Search tab: hardware.json (NICs and their speed as knobs) searched by grid gives the CLI\'s 48 lines, ' +
+    'the first priced 44400 as derived by hand', JSON.stringify(s) + '\n' + hwLog.bytes.toString().split('\n')[0]);
+  await page.mouse.move(20, 780);
+  await page.waitForTimeout(200);
+  await page.screenshot({ path: path.join(shotsDir, 'search_hardware.png') });
   check(errors.length === 0, 'Search tab: no script errors', errors.join('\n'));
   await context.close();
   await frameMeasurement({ browser, base, check, shotsDir });
@@ -220,7 +242,7 @@ function searchLink(base, specFile, agent, seed, budget) {
   return base + '#search=' + zlib.deflateRawSync(Buffer.from(JSON.stringify(link)), { level: 9 }).toString('base64url');
 }
 
-// 7. The longest frame while a search runs, printed for docs/search.md; the page must keep drawing. At most
+// 8. The longest frame while a search runs, printed for docs/search.md; the page must keep drawing. At most
 //    20 s a space, then Cancel. Two spaces of GPT-3 175B, DP 16 x TP 8 x PP 8 on 1024 NPUs (the first point
 //    generates the workload, every point builds 16 to 512 NPUs' graphs and simulates millions of events):
 //    the benchmark's (bench/search_cosmic_network.json, one micro-batch per replica) and
