@@ -130,6 +130,27 @@ const std::vector<std::string> kKeys = {
     "nics_per_node", "nic_gbps",    "fabric",  "processes", "collnet",       "nccl_algo",
     "nccl_proto",    "peak_tflops", "hbm_gbs", "cpu",       "efa_transport", "nccl_tuner"};
 
+} // namespace
+
+const std::vector<std::string>& hardware_choices(std::string_view key) {
+    // Each list in its enum's order (hardware_types.h), as the *_name functions spell them.
+    static const std::vector<std::pair<std::string_view, std::vector<std::string>>> kChoices = {
+        {"gpu", {"H100-SXM", "A100-SXM4-40GB", "A100-SXM4-80GB"}},
+        {"fabric", {"infiniband", "roce", "efa", "tcpxo", "unknown"}},
+        {"processes", {"one-per-gpu", "one-per-node"}},
+        {"cpu", {"intel", "amd"}},
+        {"efa_transport", {"sendrecv", "rdma"}},
+        {"nccl_tuner", {"nccl", "aws-ofi-nccl"}},
+        {"nccl_algo", {"auto", "ring", "tree", "nvls", "nvls_tree", "collnet"}},
+        {"nccl_proto", {"auto", "LL", "LL128", "Simple"}}};
+    static const std::vector<std::string> kNone;
+    for (const auto& [k, names] : kChoices)
+        if (k == key) return names;
+    return kNone;
+}
+
+namespace {
+
 // Reads a string key that must be one of `names`; returns the index or -1 (absent or wrong).
 int read_choice(detail::Fields& f, const char* key, const std::vector<std::string>& names) {
     if (!f.has(key)) return -1;
@@ -201,7 +222,7 @@ Result<HardwareConfig> parse_hardware_json(std::string_view text, const std::str
                   "is " + detail::describe(j["schema"]) + "; \"astrolabe.hardware/1\" was expected");
     if (f.has("name") && !j["name"].is_string())
         f.problem("name", "is " + detail::describe(j["name"]) + "; a string was expected");
-    int g = read_choice(f, "gpu", {"H100-SXM", "A100-SXM4-40GB", "A100-SXM4-80GB"});
+    int g = read_choice(f, "gpu", hardware_choices("gpu"));
     if (g >= 0) hw.gpu = static_cast<GpuModel>(g);
     bool h100 = hw.gpu == GpuModel::H100Sxm;
     // GPU-dependent defaults: HGX H100 has third-generation NVSwitches with SHARP and NDR NICs; HGX A100
@@ -215,22 +236,22 @@ Result<HardwareConfig> parse_hardware_json(std::string_view text, const std::str
     read_bool(f, "nvls", hw.nvls);
     f.read_uint32("nics_per_node", hw.nics_per_node, 1, 64);
     f.read_double("nic_gbps", hw.nic_gbps, 0, true);
-    int fab = read_choice(f, "fabric", {"infiniband", "roce", "efa", "tcpxo", "unknown"});
+    int fab = read_choice(f, "fabric", hardware_choices("fabric"));
     if (fab >= 0) hw.fabric = static_cast<Fabric>(fab);
-    int pl = read_choice(f, "processes", {"one-per-gpu", "one-per-node"});
+    int pl = read_choice(f, "processes", hardware_choices("processes"));
     if (pl >= 0) hw.processes = static_cast<ProcessLayout>(pl);
-    int cpu = read_choice(f, "cpu", {"intel", "amd"});
+    int cpu = read_choice(f, "cpu", hardware_choices("cpu"));
     if (cpu >= 0) hw.cpu = static_cast<CpuVendor>(cpu);
     hw.efa_transport = default_efa_transport(hw.gpu);
-    int et = read_choice(f, "efa_transport", {"sendrecv", "rdma"});
+    int et = read_choice(f, "efa_transport", hardware_choices("efa_transport"));
     if (et >= 0) hw.efa_transport = static_cast<EfaTransport>(et);
     hw.tuner = default_nccl_tuner(hw.gpu, hw.fabric);
-    int tu = read_choice(f, "nccl_tuner", {"nccl", "aws-ofi-nccl"});
+    int tu = read_choice(f, "nccl_tuner", hardware_choices("nccl_tuner"));
     if (tu >= 0) hw.tuner = static_cast<NcclTuner>(tu);
     read_bool(f, "collnet", hw.collnet);
-    int al = read_choice(f, "nccl_algo", {"auto", "ring", "tree", "nvls", "nvls_tree", "collnet"});
+    int al = read_choice(f, "nccl_algo", hardware_choices("nccl_algo"));
     if (al >= 0) hw.algo = static_cast<NcclAlgo>(al);
-    int pr = read_choice(f, "nccl_proto", {"auto", "LL", "LL128", "Simple"});
+    int pr = read_choice(f, "nccl_proto", hardware_choices("nccl_proto"));
     if (pr >= 0) hw.proto = static_cast<NcclProto>(pr);
     f.read_double("peak_tflops", hw.peak_tflops, 0, true);
     f.read_double("hbm_gbs", hw.hbm_gbs, 0, true);

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace astrolabe::config {
@@ -37,6 +38,11 @@ const char* efa_transport_name(EfaTransport t);   // "sendrecv", "rdma"
 const char* nccl_tuner_name(NcclTuner t);         // "nccl", "aws-ofi-nccl"
 const char* nccl_algo_name(NcclAlgo a);           // "auto", "ring", "tree", "nvls", "nvls_tree", "collnet"
 const char* nccl_proto_name(NcclProto p);         // "auto", "LL", "LL128", "Simple"
+
+// The values a choice key of astrolabe.hardware/1 takes, in its enum's order (the names above): "gpu",
+// "fabric", "processes", "cpu", "efa_transport", "nccl_tuner", "nccl_algo", "nccl_proto". What the parser
+// accepts and the browser's menus offer; empty for any other key.
+const std::vector<std::string>& hardware_choices(std::string_view key);
 
 struct HardwareConfig {
     GpuModel gpu = GpuModel::H100Sxm;

@@ -112,6 +112,11 @@ size_t ScenarioDoc::array_size(const std::string& path) const {
     return v && v->is_array() ? v->size() : 0;
 }
 
+std::string ScenarioDoc::get_json(const std::string& path) const {
+    const json* v = impl_->find(path);
+    return v ? v->dump(-1, ' ', false, json::error_handler_t::replace) : std::string();
+}
+
 std::vector<std::string> ScenarioDoc::keys(const std::string& path) const {
     std::vector<std::string> out;
     const json* v = impl_->find(path);
@@ -146,6 +151,17 @@ void ScenarioDoc::set_array_size(const std::string& path, size_t n) {
 
 void ScenarioDoc::set_string_array(const std::string& path, const std::vector<std::string>& values) {
     impl_->put(path, json(values));
+}
+
+void ScenarioDoc::set_bool(const std::string& path, bool value) {
+    impl_->put(path, value);
+}
+
+Status ScenarioDoc::set_json(const std::string& path, std::string_view text, const std::string& source) {
+    auto parsed = detail::parse_json_text(text, source);
+    if (!parsed) return parsed.status();
+    impl_->put(path, std::move(parsed.value()));
+    return Status::ok();
 }
 
 void ScenarioDoc::erase(const std::string& path) {

@@ -40,6 +40,8 @@ public:
     std::string get_string(const std::string& path, const std::string& fallback = "") const;
     double get_number(const std::string& path, double fallback = 0) const;
     size_t array_size(const std::string& path) const; // 0 when absent or not an array
+    // The value at `path` as one-line JSON text ("" when absent): a whole section, to put back later.
+    std::string get_json(const std::string& path) const;
     // Names of an object's keys, sorted; empty when absent or not an object.
     std::vector<std::string> keys(const std::string& path) const;
 
@@ -48,6 +50,10 @@ public:
     void set_number(const std::string& path, double value); // written as an integer when it is one
     void set_array_size(const std::string& path, size_t n); // new entries copy the last one (or null)
     void set_string_array(const std::string& path, const std::vector<std::string>& values);
+    void set_bool(const std::string& path, bool value);
+    // Puts JSON text (an object, a list, any value) at `path`; text that is not JSON is an error naming
+    // `source`, and the document is left as it was.
+    Status set_json(const std::string& path, std::string_view text, const std::string& source);
     void erase(const std::string& path);
 
     // Replaces the workload with embedded traces ({"traces": [{"name", "base64"}]}), in the order given.

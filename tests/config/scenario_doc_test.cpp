@@ -45,6 +45,29 @@ TEST_CASE("scenario doc: fields read and written by JSON pointer", "[config][sce
     CHECK(doc.get_number("/system/endpoint-delay") == 20);
 }
 
+TEST_CASE("scenario doc: whole sections out and back in as JSON text", "[config][scenario_doc]") {
+    // The browser swaps the network and system for a hardware description and back: each section leaves
+    // as text and returns byte for byte; text that is not JSON is refused and changes nothing.
+    auto d = ScenarioDoc::from_text(kScenario, "s.json");
+    REQUIRE(d.is_ok());
+    ScenarioDoc& doc = d.value();
+    const std::string before = doc.dump();
+    const std::string network = doc.get_json("/network");
+    CHECK(network == R"({"bandwidth":[50.0],"latency":[500.0],"npus_count":[8],"topology":["Ring"]})");
+    CHECK(doc.get_json("/memory").empty());
+    doc.erase("/network");
+    REQUIRE(doc.set_json("/hardware", R"({"gpu": "H100-SXM", "nodes": 1})", "tab").is_ok());
+    doc.set_bool("/hardware/nvls", false);
+    CHECK(doc.get_json("/hardware") == R"({"gpu":"H100-SXM","nodes":1,"nvls":false})");
+    const Status bad = doc.set_json("/network", "{\"topology\": [", "stash");
+    CHECK_FALSE(bad.is_ok());
+    CHECK_THAT(bad.message(), Contains("stash"));
+    CHECK_FALSE(doc.has("/network"));
+    doc.erase("/hardware");
+    REQUIRE(doc.set_json("/network", network, "stash").is_ok());
+    CHECK(doc.dump() == before);
+}
+
 TEST_CASE("scenario doc: the same document gives the same bytes", "[config][scenario_doc]") {
     // Key order in the input does not matter: dump() sorts keys, so a share link made twice is identical.
     auto a = ScenarioDoc::from_text(R"({"b": 1, "a": {"y": 2.5, "x": [1, 2]}})", "a");

@@ -150,3 +150,25 @@ TEST_CASE("hardware json: bad input names the key and the nearest spelling", "[h
         CHECK(problems("[1]").find("must be a JSON object") != std::string::npos);
     }
 }
+
+TEST_CASE("hardware json: the choice lists are the names, in enum order", "[hardware]") {
+    // The parser reads choices by position in these lists and the browser's menus offer them, so entry i
+    // must be the name the writer gives enumerator i (a list out of order would swap two values on a
+    // round trip).
+
+    auto same = [](const char* key, int count, auto name) {
+        const auto& names = hardware_choices(key);
+        REQUIRE(names.size() == static_cast<size_t>(count));
+        for (int i = 0; i < count; ++i)
+            CHECK(names[static_cast<size_t>(i)] == name(i));
+    };
+    same("gpu", 3, [](int i) { return gpu_model_name(static_cast<GpuModel>(i)); });
+    same("fabric", 5, [](int i) { return fabric_name(static_cast<Fabric>(i)); });
+    same("processes", 2, [](int i) { return process_layout_name(static_cast<ProcessLayout>(i)); });
+    same("cpu", 2, [](int i) { return cpu_vendor_name(static_cast<CpuVendor>(i)); });
+    same("efa_transport", 2, [](int i) { return efa_transport_name(static_cast<EfaTransport>(i)); });
+    same("nccl_tuner", 2, [](int i) { return nccl_tuner_name(static_cast<NcclTuner>(i)); });
+    same("nccl_algo", 6, [](int i) { return nccl_algo_name(static_cast<NcclAlgo>(i)); });
+    same("nccl_proto", 4, [](int i) { return nccl_proto_name(static_cast<NcclProto>(i)); });
+    CHECK(hardware_choices("nodes").empty());
+}
