@@ -28,13 +28,15 @@ float field_width(float want) {
     return std::max(80.0f, std::min(want, ImGui::GetContentRegionAvail().x - 130));
 }
 
-// A combo over `names`; true when the choice changed.
-bool combo(View& view, const char* label, const char* id, int& value, const std::vector<const char*>& names) {
+// A combo over `names`; true when the choice changed. A value outside the list shows `other`.
+bool combo(View& view, const char* label, const char* id, int& value, const std::vector<std::string>& names,
+           const char* other = "") {
     bool changed = false;
     ImGui::SetNextItemWidth(field_width(250));
-    if (ImGui::BeginCombo(label, names[static_cast<size_t>(value)])) {
+    const bool known = value >= 0 && value < static_cast<int>(names.size());
+    if (ImGui::BeginCombo(label, known ? names[static_cast<size_t>(value)].c_str() : other)) {
         for (int i = 0; i < static_cast<int>(names.size()); ++i) {
-            if (ImGui::Selectable(names[static_cast<size_t>(i)], i == value)) {
+            if (ImGui::Selectable(names[static_cast<size_t>(i)].c_str(), i == value)) {
                 changed = value != i;
                 value = i;
             }
@@ -44,6 +46,11 @@ bool combo(View& view, const char* label, const char* id, int& value, const std:
     }
     remember(view, id);
     return changed;
+}
+
+// A combo over a choice key of the description (config::hardware_choices: the parser's own list).
+bool key_combo(View& view, const char* key, int& value) {
+    return combo(view, key, key, value, config::hardware_choices(key));
 }
 
 std::string human_size(double bytes) {
@@ -138,16 +145,28 @@ void chart(View& view, const HardwareState& hs) {
 } // namespace
 
 // [SECTION] panel
-void draw_hardware_panel(View& view) {
+void draw_hardware_panel(App& app, View& view) {
     HardwareState& hs = view.hardware;
     config::HardwareConfig& hw = hs.hardware();
     bool changed = false;
 
-    std::vector<const char*> presets;
+    std::vector<std::string> presets;
     for (const auto& p : hardware_presets())
         presets.push_back(p.name);
     int preset = hs.preset();
-    if (combo(view, "preset", "preset", preset, presets)) hs.load_preset(preset);
+    if (combo(view, "preset", "preset", preset, presets, "(the scenario's)")) hs.load_preset(preset);
+    // The scenario runs on this system (run --hardware): its network and system give way to it.
+    ImGui::SameLine();
+    const bool usable = hs.problems().is_ok();
+    if (!usable) ImGui::BeginDisabled();
+    if (ImGui::Button("Use in scenario")) use_hardware_in_scenario(app, view);
+    if (!usable) ImGui::EndDisabled();
+    remember(view, "hardware:use_in_scenario");
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip(
+            "run the scenario's workload on this system: each collective timed as NCCL runs it\n"
+            "(its network and system give way; the scenario panel's Hardware section brings\n"
+            "them back)");
 
     // The description in two columns (the GPUs and NICs, then the software that drives them), so the
     // chart below stays in view with every EFA key showing.
@@ -155,7 +174,7 @@ void draw_hardware_panel(View& view) {
     if (table) ImGui::TableNextColumn();
 
     int gpu = static_cast<int>(hw.gpu);
-    if (combo(view, "gpu", "gpu", gpu, {"H100-SXM", "A100-SXM4-40GB", "A100-SXM4-80GB"})) {
+    if (key_combo(view, "gpu", gpu)) {
         hw.gpu = static_cast<config::GpuModel>(gpu);
         config::set_datasheet_compute(hw);                        // another GPU, its own compute figures
         hw.efa_transport = config::default_efa_transport(hw.gpu); // and the AWS instance that carries it
@@ -183,27 +202,24 @@ void draw_hardware_panel(View& view) {
     remember(view, "nic_gbps");
     if (table) ImGui::TableNextColumn();
     int fabric = static_cast<int>(hw.fabric), procs = static_cast<int>(hw.processes);
-    if (combo(view, "fabric", "fabric", fabric, {"infiniband", "roce", "efa", "tcpxo", "unknown"})) {
+    if (key_combo(view, "fabric", fabric)) {
         hw.fabric = static_cast<config::Fabric>(fabric);
         hw.tuner = config::default_nccl_tuner(hw.gpu, hw.fabric);
         changed = true;
     }
-    if (combo(view, "processes", "processes", procs, {"one-per-gpu", "one-per-node"}))
+    if (key_combo(view, "processes", procs))
         hw.processes = static_cast<config::ProcessLayout>(procs), changed = true;
     if (hw.fabric == config::Fabric::Efa) { // AWS's plugin only: the description rejects it elsewhere
         int et = static_cast<int>(hw.efa_transport);
-        if (combo(view, "efa_transport", "efa_transport", et, {"sendrecv", "rdma"}))
+        if (key_combo(view, "efa_transport", et))
             hw.efa_transport = static_cast<config::EfaTransport>(et), changed = true;
         int tu = static_cast<int>(hw.tuner);
-        if (combo(view, "nccl_tuner", "nccl_tuner", tu, {"nccl", "aws-ofi-nccl"}))
-            hw.tuner = static_cast<config::NcclTuner>(tu), changed = true;
+        if (key_combo(view, "nccl_tuner", tu)) hw.tuner = static_cast<config::NcclTuner>(tu), changed = true;
     }
     int cpu = static_cast<int>(hw.cpu);
-    if (combo(view, "cpu", "cpu", cpu, {"intel", "amd"}))
-        hw.cpu = static_cast<config::CpuVendor>(cpu), changed = true;
+    if (key_combo(view, "cpu", cpu)) hw.cpu = static_cast<config::CpuVendor>(cpu), changed = true;
     int algo = static_cast<int>(hw.algo);
-    if (combo(view, "nccl_algo", "nccl_algo", algo, {"auto", "ring", "tree", "nvls", "nvls_tree", "collnet"}))
-        hw.algo = static_cast<config::NcclAlgo>(algo), changed = true;
+    if (key_combo(view, "nccl_algo", algo)) hw.algo = static_cast<config::NcclAlgo>(algo), changed = true;
     if (table) ImGui::EndTable();
     ImGui::Separator();
     int op = static_cast<int>(hs.op());

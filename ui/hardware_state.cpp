@@ -47,6 +47,13 @@ void HardwareState::load_preset(int index) {
     changed();
 }
 
+void HardwareState::load(const config::HardwareConfig& hw) {
+    preset_ = -1;
+    hw_ = hw;
+    algo_ = config::NcclAlgo::Auto;
+    changed();
+}
+
 std::string HardwareState::json() const {
     return config::hardware_json(hw_);
 }
@@ -85,7 +92,16 @@ void HardwareState::changed() {
 std::string HardwareState::summary_json() const {
     JsonWriter w;
     w.begin_object();
-    w.field("preset", hardware_presets()[preset_].name);
+    w.field("preset",
+            preset_ >= 0 ? hardware_presets()[static_cast<size_t>(preset_)].name : "(the scenario's)");
+    w.key("hardware").begin_object(); // the description's main keys, as its file spells them
+    w.field("gpu", config::gpu_model_name(hw_.gpu));
+    w.field("nodes", hw_.nodes);
+    w.field("gpus_per_node", hw_.gpus_per_node);
+    w.field("nics_per_node", hw_.nics_per_node);
+    w.field("nic_gbps", hw_.nic_gbps);
+    w.field("fabric", config::fabric_name(hw_.fabric));
+    w.end_object();
     w.field("op", hardware::coll_op_name(op_));
     w.field("algo", config::nccl_algo_name(algo_));
     w.key("problems").begin_array();

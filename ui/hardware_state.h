@@ -22,7 +22,9 @@ public:
     HardwareState(); // the first preset
 
     void load_preset(int index);
-    int preset() const { return preset_; }
+    // A description from elsewhere (the scenario's, to edit here); preset() is then -1.
+    void load(const config::HardwareConfig& hw);
+    int preset() const { return preset_; } // -1: not a preset (the scenario's)
     config::HardwareConfig& hardware() { return hw_; }
     hardware::CollOp& op() { return op_; }
     config::NcclAlgo& algo() { return algo_; }

@@ -171,12 +171,15 @@ void warnings_tab(const App& app) {
         ImGui::TextWrapped("stuck: NPU %u: %s", r.stuck[i].npu, r.stuck[i].what.c_str());
 }
 
-void hardware_tab(View& view) {
-    bool open = ImGui::BeginTabItem("Hardware");
+void hardware_tab(App& app, View& view) {
+    // Opened from elsewhere for one frame too (the scenario panel's "Edit in the Hardware tab").
+    const bool select = view.select_tab == "Hardware";
+    bool open = ImGui::BeginTabItem("Hardware", nullptr, select ? ImGuiTabItemFlags_SetSelected : 0);
+    if (open) view.results_tab = "Hardware";
     ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
     view.rects["tab:Hardware"] = WidgetRect{a.x, a.y, b.x - a.x, b.y - a.y};
     if (open) {
-        draw_hardware_panel(view);
+        draw_hardware_panel(app, view);
         ImGui::EndTabItem();
     }
 }
@@ -212,7 +215,7 @@ void draw_results_panel(App& app, View& view, Platform& platform) {
                                         : "Run the scenario to see results here.");
                 ImGui::EndTabItem();
             }
-            hardware_tab(view);
+            hardware_tab(app, view);
             search_tab();
             if (!view.select_tab.empty() && view.select_tab == view.results_tab) view.select_tab.clear();
             ImGui::EndTabBar();
@@ -246,7 +249,7 @@ void draw_results_panel(App& app, View& view, Platform& platform) {
             warnings_tab(app);
             ImGui::EndTabItem();
         }
-        hardware_tab(view);
+        hardware_tab(app, view);
         search_tab();
         ImGui::EndTabBar();
         if (!view.select_tab.empty() && view.select_tab == view.results_tab) view.select_tab.clear();

@@ -1,9 +1,9 @@
 // The scenario panel: where the workload comes from, the model choices, and forms over the network, system
 // and memory sections of the scenario JSON. Every edit goes straight into the document and is re-validated
 // by the CLI's own parser; its messages appear under the field they name.
-#include "core/config/spellings.h"
 #include "core/generate/transformer_params.h"
 #include "core/session/generated_workload.h"
+#include "ui/doc_fields.h"
 #include "ui/table_header.h"
 #include "ui/ui.h"
 
@@ -15,53 +15,6 @@
 namespace astrolabe::ui {
 
 namespace {
-
-// Every menu's choices come from core, where the parsers read the same lists: a spelling added there shows
-// up here, and nothing here can drift from what the CLI accepts.
-template <class E>
-const std::vector<std::string>& choices() {
-    static const std::vector<std::string> kNames = config::names_of(config::spellings<E>());
-    return kNames;
-}
-
-// A combo over `options` bound to the string at `path`; a value outside the list is shown as is.
-bool edit_choice(App& app, const char* label, const std::string& path,
-                 const std::vector<std::string>& options, const char* fallback) {
-    std::string cur = app.doc().get_string(path, fallback);
-    bool changed = false;
-    if (ImGui::BeginCombo(label, cur.c_str())) {
-        for (const auto& option : options) {
-            bool selected = cur == option;
-            if (ImGui::Selectable(option.c_str(), selected) && !selected) {
-                app.doc().set_string(path, option);
-                changed = true;
-            }
-        }
-        ImGui::EndCombo();
-    }
-    return changed;
-}
-
-// A number field bound to `path`. An absent key shows its default and is written only once edited.
-bool edit_number(App& app, const char* label, const std::string& path, double fallback, bool integer) {
-    double v = app.doc().get_number(path, fallback);
-    bool changed;
-    if (integer) {
-        int i = static_cast<int>(v);
-        changed = ImGui::InputInt(label, &i, 0, 0);
-        if (changed) v = i;
-    } else {
-        changed = ImGui::InputDouble(label, &v, 0, 0, "%.6g");
-    }
-    if (changed) app.doc().set_number(path, v);
-    return changed;
-}
-
-// Fields of a form narrow enough that the longest label beside them stays visible.
-void push_form_width(const char* longest_label) {
-    const float label = ImGui::CalcTextSize(longest_label).x + ImGui::GetStyle().ItemInnerSpacing.x + 4;
-    ImGui::PushItemWidth(std::max(80.0f, ImGui::GetContentRegionAvail().x - label));
-}
 
 void network_section(App& app) {
     auto& doc = app.doc();
@@ -260,14 +213,6 @@ bool compute_section(App& app) {
     return changed;
 }
 
-// A checkbox over a generator flag (written as 1/0, which the generator reads as on/off).
-bool edit_flag(App& app, const char* label, const std::string& path) {
-    bool on = app.doc().get_number(path, 0) != 0;
-    if (!ImGui::Checkbox(label, &on)) return false;
-    app.doc().set_number(path, on ? 1 : 0);
-    return true;
-}
-
 // The generator's rank order: absent = its default, dp-first (STAGE's), or tp-first when the scenario
 // describes real hardware (core/session/generated_source.h run_generate_params). Items are remembered as
 // "rank-order" and "rank-order:<item>" for the browser tests.
@@ -437,6 +382,13 @@ void generate_section(App& app, View& view) {
     // A one-dimensional network follows the plan's NPU count; a multi-dimensional one is the user's to shape.
     if (changed && npus >= 1 && doc.array_size("/network/npus_count") == 1)
         doc.set_number("/network/npus_count/0", npus);
+    if (doc.has("/hardware")) {
+        ImGui::TextDisabled("the plan needs %.0f NPUs; the hardware has %.0f GPUs", npus,
+                            doc.get_number("/hardware/nodes", 1) *
+                                doc.get_number("/hardware/gpus_per_node", 8));
+        if (changed) app.doc_changed();
+        return;
+    }
     ImGui::TextDisabled("the plan needs %.0f NPUs; the network has %.0f", npus,
                         doc.array_size("/network/npus_count") ? [&] {
                             double n = 1;
@@ -502,8 +454,14 @@ void draw_scenario_panel(App& app, View& view, Platform& platform) {
     if (ImGui::CollapsingHeader("Generated workload",
                                 app.doc().has("/workload/generate") ? ImGuiTreeNodeFlags_DefaultOpen : 0))
         generate_section(app, view);
-    if (ImGui::CollapsingHeader("Network", ImGuiTreeNodeFlags_DefaultOpen)) network_section(app);
-    if (ImGui::CollapsingHeader("System", ImGuiTreeNodeFlags_DefaultOpen)) system_section(app);
+    if (app.doc().has(
+            "/hardware")) { // a real system in place of the network and system (scenario_hardware.cpp)
+        if (ImGui::CollapsingHeader("Hardware", ImGuiTreeNodeFlags_DefaultOpen))
+            draw_scenario_hardware(app, view);
+    } else {
+        if (ImGui::CollapsingHeader("Network", ImGuiTreeNodeFlags_DefaultOpen)) network_section(app);
+        if (ImGui::CollapsingHeader("System", ImGuiTreeNodeFlags_DefaultOpen)) system_section(app);
+    }
     if (ImGui::CollapsingHeader("Memory")) memory_section(app);
     if (ImGui::CollapsingHeader("Scenario JSON")) json_section(app, view);
     // Problems no field above shows (e.g. a key the forms do not cover).

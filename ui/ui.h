@@ -50,7 +50,10 @@ struct View {
     TimelineIndex timeline;
     std::string json_text; // the scenario JSON editor's buffer
     bool json_dirty = false;
-    HardwareState hardware;                  // the Hardware tab (hardware_panel.cpp)
+    HardwareState hardware; // the Hardware tab (hardware_panel.cpp)
+    // The scenario's network and system sections as JSON text while a hardware description replaces them
+    // (use_hardware_in_scenario); empty when the scenario came with one.
+    std::string stashed_network, stashed_system;
     SearchState search;                      // the Search tab (search_panel.cpp)
     int64_t hardware_hover = -1;             // the size under the mouse in its chart, -1 = none
     std::map<std::string, WidgetRect> rects; // named widgets as last drawn (window.astrolabe.widgetRect)
@@ -84,7 +87,11 @@ void draw_timeline(App& app, View& view);
 void draw_network(App& app, View& view);
 void draw_compare(App& app);
 void draw_critical_path(App& app, View& view);
-void draw_hardware_panel(View& view);
+void draw_hardware_panel(App& app, View& view);
+// The scenario on a real system (scenario_hardware.cpp): the Hardware tab's description replaces the
+// scenario's network and system (kept in the view to bring back), and the scenario panel's section over it.
+void use_hardware_in_scenario(App& app, View& view);
+void draw_scenario_hardware(App& app, View& view);
 void draw_search_panel(App& app, View& view, Platform& platform);
 
 // Shared widgets.

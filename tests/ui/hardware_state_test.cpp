@@ -61,3 +61,26 @@ TEST_CASE("collectivePerf from text: rows, and every problem named", "[hardware]
     CHECK(m.find("algo: 'rign'") != std::string::npos);
     CHECK(m.find("minBytes: 'x'") != std::string::npos);
 }
+
+TEST_CASE("hardware tab: a scenario's description loaded for editing", "[hardware][ui]") {
+    // "Edit in the Hardware tab": 2 nodes x 8 H100 at 100 Gb/s is no preset, so the tab names it the
+    // scenario's, keeps its keys, and draws collective-perf's curve for it (8 B to 16 GiB, 32 sizes).
+    auto hw = config::parse_hardware_json(
+        R"({"gpu": "H100-SXM", "nodes": 2, "gpus_per_node": 8, "nic_gbps": 100, "fabric": "infiniband"})",
+        "sc");
+    REQUIRE(hw.is_ok());
+    ui::HardwareState hs;
+    hs.load(hw.value());
+    CHECK(hs.preset() == -1);
+    REQUIRE(hs.problems().is_ok());
+    REQUIRE(hs.rows().size() == 32);
+    CollectivePerfRequest req;
+    req.hardware = hw.value();
+    auto rows = run_collective_perf(req);
+    REQUIRE(rows.is_ok());
+    CHECK(rows.value().back().time_us == hs.rows().back().time_us);
+    const std::string summary = hs.summary_json();
+    CHECK(summary.find("\"preset\": \"(the scenario's)\"") != std::string::npos);
+    CHECK(summary.find("\"nic_gbps\": 100") != std::string::npos);
+    CHECK(summary.find("\"fabric\": \"infiniband\"") != std::string::npos);
+}

@@ -22,6 +22,7 @@ const { runMouseChecks } = require('./mouse_checks.cjs');
 const { sessionChecks } = require('./session_checks.cjs');
 const { searchChecks } = require('./search_checks.cjs');
 const { rankOrderChecks } = require('./rank_order_checks.cjs');
+const { scenarioHardwareChecks } = require('./scenario_hardware_checks.cjs');
 const { searchEdgesChecks } = require('./search_edges_checks.cjs');
 
 const [webDir, cli, samplesDir] = process.argv.slice(2);
@@ -229,6 +230,7 @@ function pngColours(buf) {
     await context.close();
     await hardwareChecks({ browser, base, cli, samplesDir, check });
     await rankOrderChecks({ browser, base, cli, check, shotsDir: path.resolve(webDir, '../../screenshots') });
+    await scenarioHardwareChecks({ browser, base, cli, check, shotsDir: path.resolve(webDir, '../../screenshots') });
     await runMouseChecks({ browser, base, check, openApp, shotsDir: path.resolve(webDir, '../../screenshots') });
     await searchChecks({ browser, base, cli, samplesDir, check, shotsDir: path.resolve(webDir, '../../screenshots') });
     await searchEdgesChecks({ browser, base, samplesDir, check, shotsDir: path.resolve(webDir, '../../screenshots') });

@@ -1,0 +1,91 @@
+// Browser checks of a scenario on a real system (ui/scenario_hardware.cpp), with the real mouse and keyboard:
+//  1. a generated dp 2 x tp 8 step on an ASTRA-sim network; in the Hardware tab the preset "2 x HGX H100"
+//     is picked and "Use in scenario" clicked: the scenario's network and system give way to the tab's
+//     description, and the scenario panel shows its Hardware section;
+//  2. the page's run equals `astrolabe run --scenario` of the same scenario;
+//  3. nic_gbps typed into the section (400 -> 100): the scenario changes, the run is the CLI's again and
+//     slower (the data-parallel all-reduces cross the NICs);
+//  4. "Edit in the Hardware tab" opens the tab on that description (nic_gbps 100, not a preset);
+//  5. "Network and system instead" brings back the network and system it replaced, byte for byte.
+// Screenshot: build/screenshots/scenario_hardware.png.
+'use strict';
+const { execFileSync } = require('child_process');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { openApp } = require('./app_page.cjs');
+const { clickWidget, pick, typeInto } = require('./widgets.cjs');
+
+// The CLI's total for `scenario` (written to a temporary file).
+function cliTotal(cli, scenario, name) {
+  const file = path.join(os.tmpdir(), 'astrolabe-scenario-hw-' + name + '.json');
+  const report = path.join(os.tmpdir(), 'astrolabe-scenario-hw-' + name + '.report.json');
+  fs.writeFileSync(file, JSON.stringify(scenario));
+  execFileSync(cli, ['run', '--scenario', file, '--report', report, '--quiet'], { stdio: 'pipe' });
+  return JSON.parse(fs.readFileSync(report, 'utf8')).total_ns;
+}
+
+async function scenarioHardwareChecks({ browser, base, cli, check, shotsDir }) {
+  const { context, page, errors } = await openApp(browser, base);
+  const start = {
+    workload: { generate: { kind: 'transformer', model: 'gpt', hidden: 4096, heads: 32, layers: 2, seq: 4096,
+      batch: 4, 'micro-batch': 2, dp: 2, tp: 8, 'dtype-bytes': 2 } },
+    network: { topology: ['Switch', 'Switch'], npus_count: [8, 2], bandwidth: [300, 50], latency: [500, 2000] },
+    system: { 'all-reduce-implementation': ['ring', 'ring'], 'all-gather-implementation': ['ring', 'ring'],
+      'reduce-scatter-implementation': ['ring', 'ring'], 'all-to-all-implementation': ['direct', 'direct'] },
+  };
+  const loaded = await page.evaluate((s) => window.astrolabe.loadScenario(s), start);
+  check(loaded.ok, 'scenario hardware: a generated step on a 2-D network loads', loaded.problems);
+  const before = await page.evaluate(() => window.astrolabe.scenario());
+
+  // 1. The Hardware tab's preset, used in the scenario.
+  await clickWidget(page, 'tab:Hardware');
+  await pick(page, 'preset', '2 x HGX H100 (IB 8 x 400G)');
+  await clickWidget(page, 'hardware:use_in_scenario');
+  let sc = await page.evaluate(() => window.astrolabe.scenario());
+  const tab = await page.evaluate(() => window.astrolabe.hardwarePanel());
+  check(sc.hardware && sc.hardware.nodes === 2 && sc.hardware.nic_gbps === 400 && !sc.network && !sc.system &&
+    ['gpu', 'nodes', 'gpus_per_node', 'nics_per_node', 'nic_gbps', 'fabric'].every((k) => sc.hardware[k] === tab.hardware[k]) &&
+    (await page.evaluate(() => window.astrolabe.widgetRect('scenario:hardware:nodes'))) !== null,
+  'scenario hardware: "Use in scenario" puts the tab\'s description in place of the network and system, and the ' +
+    'scenario panel shows its Hardware section', JSON.stringify(sc) + '\n' + JSON.stringify(tab.hardware));
+
+  // 2. The page's run is the CLI's.
+  let report = await page.evaluate(async () => (await window.astrolabe.run(), window.astrolabe.report()));
+  const at400 = cliTotal(cli, sc, '400');
+  check(report.complete && report.total_ns === at400,
+    'scenario hardware: the page\'s run on 2 x HGX H100 is the CLI\'s (' + report.total_ns + ' ns)', 'CLI: ' + at400);
+  await page.mouse.move(20, 780);
+  await page.waitForTimeout(200);
+  fs.mkdirSync(shotsDir, { recursive: true });
+  await page.screenshot({ path: path.join(shotsDir, 'scenario_hardware.png') });
+
+  // 3. nic_gbps typed into the section.
+  await typeInto(page, 'scenario:hardware:nic_gbps', '100');
+  sc = await page.evaluate(() => window.astrolabe.scenario());
+  report = await page.evaluate(async () => (await window.astrolabe.run(), window.astrolabe.report()));
+  const at100 = cliTotal(cli, sc, '100');
+  check(sc.hardware.nic_gbps === 100 && report.complete && report.total_ns === at100 && at100 > at400,
+    'scenario hardware: nic_gbps 100 typed in gives the CLI\'s run (' + at100 + ' ns, slower than ' + at400 + ')',
+    JSON.stringify(sc.hardware) + ' page ' + report.total_ns);
+
+  // 4. Back to the tab, on the scenario's description.
+  await clickWidget(page, 'scenario:hardware_edit');
+  const state = await page.evaluate(() => ({ view: window.astrolabe.viewState(), hw: window.astrolabe.hardwarePanel() }));
+  check(state.view.results_tab === 'Hardware' && state.hw.preset === '(the scenario\'s)' &&
+    state.hw.hardware.nic_gbps === 100 && state.hw.rows.length > 0,
+  'scenario hardware: "Edit in the Hardware tab" opens the tab on the scenario\'s description (nic_gbps 100)',
+  JSON.stringify({ tab: state.view.results_tab, preset: state.hw.preset, hw: state.hw.hardware }));
+
+  // 5. The network and system come back.
+  await clickWidget(page, 'scenario:hardware_leave');
+  sc = await page.evaluate(() => window.astrolabe.scenario());
+  check(!sc.hardware && JSON.stringify(sc.network) === JSON.stringify(before.network) &&
+    JSON.stringify(sc.system) === JSON.stringify(before.system),
+  'scenario hardware: "Network and system instead" brings back the network and system it replaced',
+  JSON.stringify(sc));
+  check(errors.length === 0, 'scenario hardware: no script errors', errors.join('\n'));
+  await context.close();
+}
+
+module.exports = { scenarioHardwareChecks };
