@@ -100,7 +100,7 @@ void draw_scenario_hardware(App& app, View& view) {
     if (edit_choice(app, "gpu", h + "gpu", config::hardware_choices("gpu"),
                     config::gpu_model_name(def.gpu))) {
         // Figures that follow the GPU take the new one's defaults (as in the Hardware tab).
-        for (const char* k : {"nvls", "nic_gbps", "peak_tflops", "hbm_gbs", "efa_transport", "nccl_tuner"})
+        for (const char* k : {"nvls", "peak_tflops", "hbm_gbs", "efa_transport", "nccl_tuner"})
             doc.erase(h + k);
         changed = true;
     }
@@ -125,11 +125,13 @@ void draw_scenario_hardware(App& app, View& view) {
     if (changed) app.doc_changed();
     show_problems(app.problems_for("hardware", ""));
 
-    if (ImGui::SmallButton("Edit in the Hardware tab") && parsed.is_ok()) {
+    if (!parsed.is_ok()) ImGui::BeginDisabled(); // the tab edits a valid description; mend it here first
+    if (ImGui::SmallButton("Edit in the Hardware tab")) {
         view.hardware.load(parsed.value());
         view.select_tab = "Hardware";
     }
-    if (ImGui::IsItemHovered())
+    if (!parsed.is_ok()) ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
         ImGui::SetTooltip("every key, presets, and nccl-tests' busbw chart; Use in scenario brings it back");
     remember_item(view, "scenario:hardware_edit");
     ImGui::SameLine();

@@ -8,21 +8,11 @@
 //     the note that says the order was chosen for the hardware.
 // Screenshot: build/screenshots/rank_order_combo.png.
 'use strict';
-const { execFileSync } = require('child_process');
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
 const { openApp } = require('./app_page.cjs');
+const { cliTotal } = require('./cli_run.cjs');
 const { rectOf, clickWidget } = require('./widgets.cjs');
-
-// The CLI's total for `scenario` (written to a temporary file).
-function cliTotal(cli, scenario, name) {
-  const file = path.join(os.tmpdir(), 'astrolabe-rank-order-' + name + '.json');
-  const report = path.join(os.tmpdir(), 'astrolabe-rank-order-' + name + '.report.json');
-  fs.writeFileSync(file, JSON.stringify(scenario));
-  execFileSync(cli, ['run', '--scenario', file, '--report', report, '--quiet'], { stdio: 'pipe' });
-  return JSON.parse(fs.readFileSync(report, 'utf8')).total_ns;
-}
 
 async function rankOrderChecks({ browser, base, cli, check, shotsDir }) {
   const { context, page, errors } = await openApp(browser, base);
@@ -49,7 +39,7 @@ async function rankOrderChecks({ browser, base, cli, check, shotsDir }) {
   let gen = (await page.evaluate(() => window.astrolabe.scenario())).workload.generate;
   check(gen['rank-order'] === 'dp-first', 'rank order: picking dp-first writes it into the scenario', JSON.stringify(gen));
   let report = await page.evaluate(async () => (await window.astrolabe.run(), window.astrolabe.report()));
-  const dpFirst = cliTotal(cli, { workload: { generate: { ...generate, 'rank-order': 'dp-first' } }, hardware }, 'dp');
+  const dpFirst = cliTotal(cli, { workload: { generate: { ...generate, 'rank-order': 'dp-first' } }, hardware }, 'rank-order-dp');
   check(report.complete && report.total_ns === dpFirst,
     'rank order: the page\'s dp-first run is the CLI\'s (' + report.total_ns + ' ns)', 'CLI: ' + dpFirst);
 
@@ -59,7 +49,7 @@ async function rankOrderChecks({ browser, base, cli, check, shotsDir }) {
   gen = (await page.evaluate(() => window.astrolabe.scenario())).workload.generate;
   check(!('rank-order' in gen), 'rank order: "(default)" removes the key', JSON.stringify(gen));
   report = await page.evaluate(async () => (await window.astrolabe.run(), window.astrolabe.report()));
-  const tpFirst = cliTotal(cli, { workload: { generate: { ...generate, 'rank-order': 'tp-first' } }, hardware }, 'tp');
+  const tpFirst = cliTotal(cli, { workload: { generate: { ...generate, 'rank-order': 'tp-first' } }, hardware }, 'rank-order-tp');
   const noted = (report.warnings || []).some((w) => /ranks numbered tp-first \(Megatron's order/.test(w.message || w));
   check(report.complete && report.total_ns === tpFirst && noted,
     'rank order: by default with hardware the run is the CLI\'s tp-first run (' + report.total_ns + ' ns, dp-first ' +

@@ -9,21 +9,11 @@
 //  5. "Network and system instead" brings back the network and system it replaced, byte for byte.
 // Screenshot: build/screenshots/scenario_hardware.png.
 'use strict';
-const { execFileSync } = require('child_process');
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
 const { openApp } = require('./app_page.cjs');
+const { cliTotal } = require('./cli_run.cjs');
 const { clickWidget, pick, typeInto } = require('./widgets.cjs');
-
-// The CLI's total for `scenario` (written to a temporary file).
-function cliTotal(cli, scenario, name) {
-  const file = path.join(os.tmpdir(), 'astrolabe-scenario-hw-' + name + '.json');
-  const report = path.join(os.tmpdir(), 'astrolabe-scenario-hw-' + name + '.report.json');
-  fs.writeFileSync(file, JSON.stringify(scenario));
-  execFileSync(cli, ['run', '--scenario', file, '--report', report, '--quiet'], { stdio: 'pipe' });
-  return JSON.parse(fs.readFileSync(report, 'utf8')).total_ns;
-}
 
 async function scenarioHardwareChecks({ browser, base, cli, check, shotsDir }) {
   const { context, page, errors } = await openApp(browser, base);
@@ -52,7 +42,7 @@ async function scenarioHardwareChecks({ browser, base, cli, check, shotsDir }) {
 
   // 2. The page's run is the CLI's.
   let report = await page.evaluate(async () => (await window.astrolabe.run(), window.astrolabe.report()));
-  const at400 = cliTotal(cli, sc, '400');
+  const at400 = cliTotal(cli, sc, 'scenario-hw-400');
   check(report.complete && report.total_ns === at400,
     'scenario hardware: the page\'s run on 2 x HGX H100 is the CLI\'s (' + report.total_ns + ' ns)', 'CLI: ' + at400);
   await page.mouse.move(20, 780);
@@ -64,7 +54,7 @@ async function scenarioHardwareChecks({ browser, base, cli, check, shotsDir }) {
   await typeInto(page, 'scenario:hardware:nic_gbps', '100');
   sc = await page.evaluate(() => window.astrolabe.scenario());
   report = await page.evaluate(async () => (await window.astrolabe.run(), window.astrolabe.report()));
-  const at100 = cliTotal(cli, sc, '100');
+  const at100 = cliTotal(cli, sc, 'scenario-hw-100');
   check(sc.hardware.nic_gbps === 100 && report.complete && report.total_ns === at100 && at100 > at400,
     'scenario hardware: nic_gbps 100 typed in gives the CLI\'s run (' + at100 + ' ns, slower than ' + at400 + ')',
     JSON.stringify(sc.hardware) + ' page ' + report.total_ns);

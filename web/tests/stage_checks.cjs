@@ -8,10 +8,9 @@
 // The form sits at fixed places (ui/ui.h): the coordinates below are those of a 1280 x 800 page showing a
 // generated transformer workload; a layout change makes the scenario checks fail, naming the field.
 'use strict';
-const { execFileSync } = require('child_process');
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
+const { cliReportText } = require('./cli_run.cjs');
 const { afterFrames, selectAll } = require('./frames.cjs');
 
 const DATA = path.join(__dirname, '..', '..', 'tests', 'data', 'stage');
@@ -119,13 +118,7 @@ async function stageChecks(page, { check, cli, stripHost }) {
       report.collectives.length + ' collectives, type, members and size',
       diff ? diff + '\n     the form\'s generator: ' + JSON.stringify(gen) : 'the run did not complete');
     // The same scenario through the native CLI: the same report, byte for byte apart from host timing.
-    const file = path.join(os.tmpdir(), 'astrolabe-stage-' + process.pid + '.json');
-    fs.writeFileSync(file, JSON.stringify(await page.evaluate(() => window.astrolabe.scenario())));
-    const out = file + '.report.json';
-    execFileSync(cli, ['run', '--scenario', file, '--quiet', '--report', out]);
-    const native = fs.readFileSync(out, 'utf8');
-    fs.unlinkSync(file);
-    fs.unlinkSync(out);
+    const native = cliReportText(cli, await page.evaluate(() => window.astrolabe.scenario()), 'stage');
     const browserText = await page.evaluate(() => window.astrolabe.reportText());
     check(stripHost(browserText) === stripHost(native), 'STAGE ' + plan.set + ': the native CLI run of the form\'s scenario gives the same report');
   }
