@@ -447,6 +447,23 @@ bool Expr::eval_node(int i, const json& doc, ExprValue& out, std::string& error)
         return true;
     }
     case Node::Op::Npus: {
+        // A scenario on a real system counts its GPUs, nodes x gpus_per_node (absent: the description's
+        // defaults, 1 and 8); any other the product of its network's dimensions.
+        static const JsonPath kHardware{"hardware", {{"hardware", 0, false}}};
+        if (const json* hw = find_at(doc, kHardware); hw && hw->is_object()) {
+            double p = 1;
+            for (auto [key, fallback] : {std::pair<const char*, double>{"nodes", 1}, {"gpus_per_node", 8}}) {
+                if (!hw->contains(key)) {
+                    p *= fallback;
+                    continue;
+                }
+                if (!(*hw)[key].is_number())
+                    return at(std::string("npus: hardware.") + key + " is not a number");
+                p *= (*hw)[key].get<double>();
+            }
+            out = number(p);
+            return true;
+        }
         static const JsonPath kCounts{"network.npus_count",
                                       {{"network", 0, false}, {"npus_count", 0, false}}};
         const json* v = find_at(doc, kCounts);

@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <set>
@@ -56,6 +57,15 @@ const json* generate_params(const json& sc) {
 
 uint64_t npus_of(const json& sc) {
     uint64_t n = 1;
+    if (sc.contains("hardware") && sc["hardware"].is_object()) { // a real system: nodes x gpus_per_node
+        const json& hw = sc["hardware"];
+        for (auto [key, fallback] : {std::pair<const char*, int64_t>{"nodes", 1}, {"gpus_per_node", 8}}) {
+            const int64_t v =
+                hw.contains(key) && hw[key].is_number_integer() ? hw[key].get<int64_t>() : fallback;
+            n *= uint64_t(std::max<int64_t>(1, v));
+        }
+        return n;
+    }
     if (sc.contains("network") && sc["network"].is_object() && sc["network"].contains("npus_count") &&
         sc["network"]["npus_count"].is_array())
         for (const auto& d : sc["network"]["npus_count"])
@@ -100,6 +110,15 @@ std::vector<KnobField> candidate_knobs(const std::string& scenario_json) {
         if (net.contains("bandwidth") && net["bandwidth"].is_array())
             for (size_t d = 0; d < net["bandwidth"].size(); ++d)
                 add("network.bandwidth[" + std::to_string(d) + "]", halve_double(net["bandwidth"][d]));
+    }
+    // A real system's description (keys it names): nodes, NICs and their speed halved and doubled, the
+    // algorithm NCCL is forced to (or not).
+    if (sc.contains("hardware") && sc["hardware"].is_object()) {
+        const json& hw = sc["hardware"];
+        for (const char* k : {"nodes", "nics_per_node", "nic_gbps"})
+            if (hw.contains(k) && hw[k].is_number()) add(std::string("hardware.") + k, halve_double(hw[k]));
+        if (hw.contains("nccl_algo") && hw["nccl_algo"].is_string())
+            add("hardware.nccl_algo", {hw["nccl_algo"], "auto", "ring", "tree"});
     }
     // The system: collective implementations (one entry per dimension), chunks, policies.
     if (sc.contains("system") && sc["system"].is_object()) {

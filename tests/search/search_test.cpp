@@ -125,6 +125,24 @@ TEST_CASE("constraint expressions evaluate over the scenario", "[search]") {
     CHECK(value("-network.bandwidth[0] + 100").num == 0);
 }
 
+TEST_CASE("npus counts a real system's GPUs", "[search]") {
+    // With a hardware description there is no network: npus is nodes x gpus_per_node (4 x 8 = 32; a key
+    // left out takes the description's default, nodes 1 and gpus_per_node 8), so the parallelism
+    // constraint the Search tab writes (dp * tp * ... == npus) holds on a real system too.
+    auto npus = [](const json& doc, std::string& err) {
+        auto e = Expr::compile("npus", doc);
+        REQUIRE(e.is_ok());
+        ExprValue v;
+        const bool ok = e.value().eval(doc, v, err);
+        return ok ? v.num : -1.0;
+    };
+    std::string err;
+    CHECK(npus(json::parse(R"({"hardware": {"nodes": 4, "gpus_per_node": 8}})"), err) == 32);
+    CHECK(npus(json::parse(R"({"hardware": {"nodes": 3}})"), err) == 24);
+    CHECK(npus(json::parse(R"({"hardware": {"nodes": "four"}})"), err) == -1);
+    CHECK(err.find("npus: hardware.nodes is not a number") != std::string::npos);
+}
+
 TEST_CASE("constraint syntax errors name their column", "[search]") {
     json doc = base_scenario();
     auto error = [&](const std::string& text) {

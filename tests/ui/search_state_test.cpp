@@ -215,3 +215,23 @@ TEST_CASE("search tab: candidate values of a one-dimensional sample", "[ui][sear
     CHECK(fields[3].values == "1, 2, 4");
     CHECK(search::parallelism_constraint("{\"workload\": {\"sample\": \"x\"}}").empty());
 }
+
+TEST_CASE("search tab: candidate values of a scenario on a real system", "[ui][search]") {
+    // A generated dp 2 x tp 8 step on 2 x 8 H100: the parallelism degrees run over the powers of two up to
+    // the system's 16 GPUs (nodes x gpus_per_node; there is no network), the description's nodes, NICs and
+    // their speed are halved and doubled, its forced algorithm offered as auto, ring and tree.
+    const char* sc = R"({"workload": {"generate": {"kind": "transformer", "dp": 2, "tp": 8}},
+        "hardware": {"gpu": "H100-SXM", "nodes": 2, "gpus_per_node": 8, "nics_per_node": 8, "nic_gbps": 400,
+                     "nccl_algo": "auto"}})";
+    auto fields = search::candidate_knobs(sc);
+    REQUIRE(fields.size() == 6);
+    CHECK(fields[0].path == "workload.generate.dp");
+    CHECK(fields[0].values == "2, 1, 4, 8, 16");
+    CHECK(fields[1].values == "8, 1, 2, 4, 16");
+    CHECK(fields[2].path == "hardware.nodes");
+    CHECK(fields[2].values == "2, 1, 4");
+    CHECK(fields[3].values == "8, 4, 16");
+    CHECK(fields[4].values == "400, 200, 800");
+    CHECK(fields[5].values == "\"auto\", \"ring\", \"tree\"");
+    CHECK(search::parallelism_constraint(sc) == "workload.generate.dp * workload.generate.tp == npus");
+}
