@@ -6,13 +6,16 @@
 //  3. nic_gbps typed into the section (400 -> 100): the scenario changes, the run is the CLI's again and
 //     slower (the data-parallel all-reduces cross the NICs);
 //  4. "Edit in the Hardware tab" opens the tab on that description (nic_gbps 100, not a preset);
-//  5. "Network and system instead" brings back the network and system it replaced, byte for byte.
-// Screenshot: build/screenshots/scenario_hardware.png.
+//  5. the Search tab lists the description's keys; a grid over nic_gbps gives the CLI's log for the tab's spec;
+//  6. "Network and system instead" brings back the network and system it replaced, byte for byte.
+// Screenshots: build/screenshots/scenario_hardware.png, scenario_hardware_search.png.
 'use strict';
 const fs = require('fs');
+const os = require('os');
 const path = require('path');
 const { openApp } = require('./app_page.cjs');
 const { cliTotal } = require('./cli_run.cjs');
+const { nativeSearch, downloadOf } = require('./search_checks.cjs');
 const { clickWidget, pick, typeInto } = require('./widgets.cjs');
 
 async function scenarioHardwareChecks({ browser, base, cli, check, shotsDir }) {
@@ -67,7 +70,29 @@ async function scenarioHardwareChecks({ browser, base, cli, check, shotsDir }) {
   'scenario hardware: "Edit in the Hardware tab" opens the tab on the scenario\'s description (nic_gbps 100)',
   JSON.stringify({ tab: state.view.results_tab, preset: state.hw.preset, hw: state.hw.hardware }));
 
-  // 5. The network and system come back.
+  // 5. The Search tab over the scenario on a real system: its fields include the description's keys, and
+  // a grid search over nic_gbps (the tab's own values, 100, 50, 200) gives the CLI's log for the spec the
+  // tab writes (its constraint, dp * tp == npus, counts the system's 16 GPUs).
+  await clickWidget(page, 'tab:Search');
+  await clickWidget(page, 'search:tick:hardware.nic_gbps', 8);
+  await pick(page, 'search:agent', 'grid');
+  await typeInto(page, 'search:budget', '10');
+  await clickWidget(page, 'search:run');
+  await page.waitForFunction(() => ['done', 'failed'].includes(window.astrolabe.searchState().phase), null,
+    { timeout: 60000, polling: 100 }).catch(() => {});
+  const ss = await page.evaluate(() => window.astrolabe.searchState());
+  const spec = await downloadOf(page, 'search:download_spec');
+  const log = await downloadOf(page, 'search:download');
+  const specFile = path.join(os.tmpdir(), 'astrolabe-scenario-hw-search-' + process.pid + '.json');
+  fs.writeFileSync(specFile, spec.bytes);
+  const want = fs.readFileSync(path.join(nativeSearch(cli, specFile, 'grid', ss.seed, 10), 'evaluations.jsonl'));
+  check(ss.phase === 'done' && ss.evaluations === 3 && ss.ticked.includes('hardware.nic_gbps: 100, 50, 200') &&
+    log.bytes.equals(want),
+  'scenario hardware: the Search tab ticks hardware.nic_gbps and its grid search of 3 points is the CLI\'s log',
+  JSON.stringify(ss) + '\n' + log.bytes.toString().split('\n')[0]);
+  await page.screenshot({ path: path.join(shotsDir, 'scenario_hardware_search.png') });
+
+  // 6. The network and system come back.
   await clickWidget(page, 'scenario:hardware_leave');
   sc = await page.evaluate(() => window.astrolabe.scenario());
   check(!sc.hardware && JSON.stringify(sc.network) === JSON.stringify(before.network) &&

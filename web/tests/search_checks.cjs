@@ -292,4 +292,4 @@ async function frameMeasurement({ browser, base, check, shotsDir }) {
   }
 }
 
-module.exports = { searchChecks, frameMeasurement, searchLink };
+module.exports = { searchChecks, frameMeasurement, searchLink, nativeSearch, downloadOf };
