@@ -5,6 +5,7 @@
 //  2. the page's run equals `astrolabe run --scenario` of the same scenario;
 //  3. nic_gbps typed into the section (400 -> 100): the scenario changes, the run is the CLI's again and
 //     slower (the data-parallel all-reduces cross the NICs);
+//     its share link, opened in a fresh profile, gives the same run (3b);
 //  4. "Edit in the Hardware tab" opens the tab on that description (nic_gbps 100, not a preset);
 //  5. the Search tab lists the description's keys; a grid over nic_gbps gives the CLI's log for the tab's spec;
 //  6. "Network and system instead" brings back the network and system it replaced, byte for byte.
@@ -61,6 +62,17 @@ async function scenarioHardwareChecks({ browser, base, cli, check, shotsDir }) {
   check(sc.hardware.nic_gbps === 100 && report.complete && report.total_ns === at100 && at100 > at400,
     'scenario hardware: nic_gbps 100 typed in gives the CLI\'s run (' + at100 + ' ns, slower than ' + at400 + ')',
     JSON.stringify(sc.hardware) + ' page ' + report.total_ns);
+
+  // 3b. Its share link, opened in a fresh profile, runs the same system to the same ns.
+  const link = await page.evaluate(() => window.astrolabe.shareUrl());
+  const fresh = await openApp(browser, link);
+  await fresh.page.waitForFunction(() => window.astrolabe.reportText().length > 0, null, { timeout: 60000 });
+  const shared = await fresh.page.evaluate(() => ({ sc: window.astrolabe.scenario(), r: window.astrolabe.report() }));
+  check(shared.sc.hardware && shared.sc.hardware.nic_gbps === 100 && !shared.sc.network &&
+    shared.r.total_ns === at100 && fresh.errors.length === 0,
+  'scenario hardware: its share link, opened in a fresh profile, runs the same system (' + shared.r.total_ns + ' ns)',
+  JSON.stringify(shared.sc.hardware) + ' ' + shared.r.total_ns + '\n' + fresh.errors.join('\n'));
+  await fresh.context.close();
 
   // 4. Back to the tab, on the scenario's description.
   await clickWidget(page, 'scenario:hardware_edit');
