@@ -12,4 +12,16 @@ namespace astrolabe {
 using TimeNs = uint64_t;
 constexpr TimeNs kTimeNever = std::numeric_limits<TimeNs>::max();
 
+// A duration computed in floating point, as whole ns: truncated, as ASTRA-sim truncates its costs. A value
+// past the clock's range (a bandwidth or peak near zero in the inputs), or NaN, saturates to kTimeNever,
+// which the engine refuses with a message (engine.h kTimeLimit), where a plain cast would be undefined.
+inline TimeNs time_from_ns(double ns) {
+    if (!(ns < 1.8e19)) return kTimeNever;
+    return ns > 0 ? static_cast<TimeNs>(ns) : 0;
+}
+// a + b, saturating at kTimeNever.
+inline TimeNs time_add(TimeNs a, TimeNs b) {
+    return b > kTimeNever - a ? kTimeNever : a + b;
+}
+
 } // namespace astrolabe

@@ -17,7 +17,7 @@ RooflineResult roofline_time(uint64_t num_ops, uint64_t tensor_size, const Roofl
     double seconds = ops / rate;
     double ns = seconds * 1e9;
     RooflineResult r;
-    r.time = ns >= 1.8e19 ? UINT64_MAX / 4 : static_cast<TimeNs>(ns);
+    r.time = time_from_ns(ns);
     r.memory_bound = memory_rate < peak;
     return r;
 }

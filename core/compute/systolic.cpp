@@ -74,7 +74,7 @@ TimeNs systolic_time_ns(uint64_t cycles, double clock_ghz) {
     double exact = static_cast<double>(cycles) / clock_ghz;
     double nearest = std::nearbyint(exact);
     double ns = std::fabs(exact - nearest) <= 1e-9 * std::max(1.0, nearest) ? nearest : std::ceil(exact);
-    return ns >= 1.8e19 ? UINT64_MAX / 4 : static_cast<TimeNs>(ns);
+    return time_from_ns(ns);
 }
 
 } // namespace astrolabe

@@ -257,8 +257,14 @@ Result<HardwareConfig> parse_hardware_json(std::string_view text, const std::str
     f.read_double("hbm_gbs", hw.hbm_gbs, 0, true);
 
     // [SECTION] consistency: what the hardware cannot do
-    if (hw.nic_gbps > 3200)
-        f.problem("nic_gbps", "is " + j["nic_gbps"].dump() + "; at most 3200 Gb/s per NIC");
+    // Physical ranges: beyond them the model's figures stop meaning anything (a NIC of 1e-300 Gb/s
+    // underflows its rates), so the description says so instead of running.
+    if (j.contains("nic_gbps") && j["nic_gbps"].is_number() && (hw.nic_gbps < 1 || hw.nic_gbps > 3200))
+        f.problem("nic_gbps", "is " + j["nic_gbps"].dump() + "; 1 to 3200 Gb/s per NIC was expected");
+    if (j.contains("peak_tflops") && j["peak_tflops"].is_number() && hw.peak_tflops < 0.001)
+        f.problem("peak_tflops", "is " + j["peak_tflops"].dump() + "; at least 0.001 (1 GFLOP/s) was expected");
+    if (j.contains("hbm_gbs") && j["hbm_gbs"].is_number() && hw.hbm_gbs < 1)
+        f.problem("hbm_gbs", "is " + j["hbm_gbs"].dump() + "; at least 1 GB/s was expected");
     if (hw.nvls && !h100)
         f.problem("nvls", std::string("is true but ") + gpu_model_name(hw.gpu) +
                               " has no NVLink SHARP (NVSwitch gen3, H100); false was expected");

@@ -1,6 +1,17 @@
 #include "core/engine/engine.h"
 
+#include <string>
+
 namespace astrolabe {
+
+void time_limit_passed(TimeNs now, TimeNs dt) {
+    // dt may be kTimeNever (a duration that saturated): say "beyond", not a 20-digit number.
+    const std::string when = dt >= kTimeLimit ? std::string("more than 2^62 ns") : std::to_string(dt) + " ns";
+    throw TimeLimitError("the simulated time would pass 2^62 ns (about 146 years): an event " + when +
+                         " after " + std::to_string(now) +
+                         " ns; a rate in the inputs is near zero (a peak-perf, a memory or link bandwidth) "
+                         "or a duration is out of range");
+}
 
 uint64_t Engine::run(uint64_t max_events, TimeNs until) {
     uint64_t ran = 0;

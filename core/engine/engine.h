@@ -9,8 +9,18 @@
 #include "core/engine/event_queue.h"
 
 #include <cstdint>
+#include <stdexcept>
 
 namespace astrolabe {
+
+// Simulated time ends at 2^62 ns (about 146 years). An event past it comes from a rate near zero in the
+// inputs (a peak-perf, a memory or link bandwidth) or a duration out of range, and would overflow the
+// clock; the run stops with TimeLimitError instead, which says so (an input problem, not a bug).
+constexpr TimeNs kTimeLimit = TimeNs(1) << 62;
+struct TimeLimitError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+[[noreturn, gnu::cold, gnu::noinline]] void time_limit_passed(TimeNs now, TimeNs dt);
 
 struct EngineStats {
     uint64_t events = 0;     // events run (cancelled ones are not counted)
@@ -27,11 +37,15 @@ public:
     const EngineStats& stats() const { return stats_; }
 
     EventId schedule_at(TimeNs t, const Callback& cb) {
+        if (t > kTimeLimit) time_limit_passed(now_, t - now_); // now_ <= kTimeLimit always
         EventId id = queue_.push(t, cb);
         if (queue_.size() > stats_.peak_queue) stats_.peak_queue = queue_.size();
         return id;
     }
-    EventId schedule_in(TimeNs dt, const Callback& cb) { return schedule_at(now_ + dt, cb); }
+    EventId schedule_in(TimeNs dt, const Callback& cb) {
+        if (dt > kTimeLimit - now_) time_limit_passed(now_, dt); // before now_ + dt can wrap
+        return schedule_at(now_ + dt, cb);
+    }
     // The event will be skipped. Cancelling "none" or an event that already ran does nothing.
     void cancel(EventId id) { queue_.cancel(id); }
 

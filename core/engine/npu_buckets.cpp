@@ -21,6 +21,7 @@ NpuBuckets::Bucket* NpuBuckets::find(uint32_t npu, TimeNs t) {
 }
 
 void NpuBuckets::add(uint32_t npu, TimeNs delay, const Callback& cb) {
+    if (delay > kTimeLimit - engine_.now()) time_limit_passed(engine_.now(), delay); // before the sum wraps
     TimeNs t = engine_.now() + delay;
     if (Bucket* b = find(npu, t)) {
         if (b->list == kNoList) b->list = new_list();

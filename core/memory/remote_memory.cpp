@@ -17,7 +17,7 @@ TimeNs RemoteMemory::access_time(uint64_t bytes) const {
     // Computed as ASTRA-sim does: seconds in double, scaled to ns, truncated once.
     double bw = static_cast<double>(cfg_.bandwidth_gbps) * 1e9;
     double ns = static_cast<double>(bytes) / bw * 1e9;
-    return cfg_.latency_ns + static_cast<TimeNs>(ns);
+    return time_add(cfg_.latency_ns, time_from_ns(ns));
 }
 
 uint32_t RemoteMemory::server_of(uint32_t npu) const {
@@ -93,7 +93,7 @@ void RemoteMemory::fair_schedule(uint32_t server) {
         least = std::min(least, t.remaining);
     double ns = std::max(0.0, least) * static_cast<double>(s.active.size()) /
                 static_cast<double>(cfg_.bandwidth_gbps);
-    TimeNs delay = ns >= 1.8e19 ? UINT64_MAX / 4 : static_cast<TimeNs>(ns);
+    const TimeNs delay = time_from_ns(ns);
     buckets_.add(s.active.front().npu, delay,
                  Callback{this, kFairStep, uint64_t(server) | uint64_t(s.generation) << 32});
 }

@@ -23,8 +23,7 @@ public:
     void send_on_link(uint32_t src, uint32_t dst, uint64_t bytes, double latency_ns, double bytes_per_ns,
                       const Callback& on_delivered) override {
         count(bytes);
-        TimeNs t =
-            src == dst ? 0 : static_cast<TimeNs>(latency_ns + static_cast<double>(bytes) / bytes_per_ns);
+        TimeNs t = src == dst ? 0 : time_from_ns(latency_ns + static_cast<double>(bytes) / bytes_per_ns);
         engine_.schedule_in(t, on_delivered);
     }
     bool fixed_delay(uint32_t src, uint32_t dst, uint64_t bytes, TimeNs& t) const override {

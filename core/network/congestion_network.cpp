@@ -62,13 +62,13 @@ void CongestionNetwork::transmit(uint32_t l, uint32_t c) {
 }
 
 TimeNs CongestionNetwork::serialisation_ns(uint32_t l, uint64_t bytes) const {
-    return static_cast<TimeNs>(static_cast<double>(bytes) / fabric_.bytes_per_ns_of(l));
+    return time_from_ns(static_cast<double>(bytes) / fabric_.bytes_per_ns_of(l));
 }
 
 TimeNs CongestionNetwork::arrival_ns(uint32_t l, uint64_t bytes) const {
     // In double, as ASTRA-sim: latency + B / bw, floored once (not latency + floor(B / bw)).
     double ser = static_cast<double>(bytes) / fabric_.bytes_per_ns_of(l);
-    return static_cast<TimeNs>(fabric_.latency_ns_of(l) + ser);
+    return time_from_ns(fabric_.latency_ns_of(l) + ser);
 }
 
 uint32_t CongestionNetwork::direct_link(uint32_t src, uint32_t dst) {

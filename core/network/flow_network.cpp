@@ -54,7 +54,7 @@ void FlowNetwork::send(uint32_t src, uint32_t dst, uint64_t bytes, const Callbac
         // Nothing to share: only the latency.
         fl.active = false;
         flows_.release(f);
-        engine_.schedule_in(static_cast<TimeNs>(fl.latency_ns), on_delivered);
+        engine_.schedule_in(time_from_ns(fl.latency_ns), on_delivered);
         return;
     }
     attach(f);
@@ -154,7 +154,7 @@ void FlowNetwork::schedule_drain(uint32_t f) {
     // The drain event fires at the whole ns the last byte leaves (truncated, like every cost here); the
     // fraction is kept so the delivery lands at floor(exact drain time + latency).
     double t = std::max(0.0, fl.remaining) / fl.rate;
-    auto dt = static_cast<TimeNs>(t);
+    const TimeNs dt = time_from_ns(t);
     fl.drain_frac = t - static_cast<double>(dt);
     engine_.schedule_in(dt, Callback{this, kDrained, pack(f, fl.version)});
 }
@@ -176,7 +176,7 @@ void FlowNetwork::on_event(uint32_t kind, uint64_t arg) {
     fl.remaining = 0;
     fl.rate = 0;
     detach(f);
-    engine_.schedule_in(static_cast<TimeNs>(fl.drain_frac + fl.latency_ns), fl.on_delivered);
+    engine_.schedule_in(time_from_ns(fl.drain_frac + fl.latency_ns), fl.on_delivered);
     flows_.release(f);
     // The bandwidth it held goes to the flows it shared links with.
     request_solve(fl.route);

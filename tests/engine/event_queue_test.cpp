@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <limits>
 #include <map>
 #include <utility>
 #include <vector>
@@ -252,4 +253,39 @@ TEST_CASE("engine: the timing wheel and its overflow keep (time, scheduling orde
     REQUIRE(s.log.size() == expected.size());
     CHECK(s.log.size() > 15000);
     CHECK(s.log == expected);
+}
+
+TEST_CASE("engine: simulated time ends at 2^62 ns with a message, never wraps", "[engine]") {
+    // A rate near zero in the inputs gives durations past the clock's range. Scheduling at 2^62 ns is
+    // allowed; one ns later, or a relative time that would carry the clock past it (or wrap uint64), is a
+    // TimeLimitError that says what happened: an input problem, not an internal error.
+    Engine e;
+    Recorder r(e);
+    e.schedule_at(kTimeLimit, Callback{&r, 0, 1});
+    CHECK_THROWS_AS(e.schedule_at(kTimeLimit + 1, Callback{&r, 0, 2}), TimeLimitError);
+    CHECK_THROWS_WITH(
+        e.schedule_in(kTimeNever, Callback{&r, 0, 3}),
+        Catch::Contains("would pass 2^62 ns (about 146 years): an event more than 2^62 ns after 0 "
+                        "ns; a rate in the inputs is near zero"));
+    e.run();
+    CHECK(e.now() == kTimeLimit);
+    CHECK_THROWS_AS(e.schedule_in(1, Callback{&r, 0, 4}), TimeLimitError);
+    CHECK(e.schedule_in(0, Callback{&r, 0, 5}).time == kTimeLimit);
+    // The NPU buckets add to now() themselves: the same guard before their sum can wrap.
+    NpuBuckets b(e, 1);
+    CHECK_THROWS_AS(b.add(0, kTimeNever, Callback{&r, 0, 6}), TimeLimitError);
+}
+
+TEST_CASE("time_from_ns: truncation in range, saturation outside", "[engine]") {
+    // Durations computed in double become whole ns by truncation (as ASTRA-sim's costs); a value past
+    // uint64's range or NaN becomes kTimeNever (the engine then refuses it), a negative one 0: a plain cast
+    // would be undefined for all three.
+    CHECK(time_from_ns(2.9) == 2);
+    CHECK(time_from_ns(0.0) == 0);
+    CHECK(time_from_ns(-5.0) == 0);
+    CHECK(time_from_ns(1e300) == kTimeNever);
+    CHECK(time_from_ns(std::numeric_limits<double>::quiet_NaN()) == kTimeNever);
+    CHECK(time_from_ns(std::numeric_limits<double>::infinity()) == kTimeNever);
+    CHECK(time_add(kTimeNever - 1, 5) == kTimeNever);
+    CHECK(time_add(3, 4) == 7);
 }

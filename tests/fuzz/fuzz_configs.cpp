@@ -1,7 +1,12 @@
 // libFuzzer harness: every configuration parser on the same bytes: ASTRA-sim's network YAML, system,
-// remote-memory and communicator-group JSON, and Chakra's JSON trace form. Each must refuse garbage with
-// a Status, never crash or hang.
+// remote-memory and communicator-group JSON, a hardware description (astrolabe.hardware/1) and Chakra's
+// JSON trace form. Each must refuse garbage with a Status, never crash or hang. A hardware description the
+// parser accepts also goes through NCCL's choice for every operation at three sizes and the mapping onto
+// a network, so any value the parser lets through must give the model finite arithmetic (UBSan checks
+// float-to-integer conversions).
 #include "core/config/config_parse.h"
+#include "core/hardware/hardware_mapping.h"
+#include "core/hardware/nccl_model.h"
 #include "core/trace/trace_json.h"
 
 #include <cstddef>
@@ -16,5 +21,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     (void)parse_memory_json(text, "fuzz.json");
     (void)parse_comm_groups_json(text, "fuzz.json", 64);
     (void)astrolabe::trace::trace_from_json(text, "fuzz.json");
+    auto hw = parse_hardware_json(text, "fuzz.json");
+    if (hw.is_ok() && hw.value().ranks() >= 2) {
+        namespace hwm = astrolabe::hardware;
+        for (int op = 0; op < 4; ++op)
+            for (uint64_t bytes : {uint64_t(8), uint64_t(1) << 20, uint64_t(1) << 34})
+                (void)hwm::choose(hw.value(), static_cast<hwm::CollOp>(op), bytes);
+        (void)hwm::map_system(hw.value());
+    }
     return 0;
 }

@@ -174,8 +174,8 @@ uint32_t CollectiveEngine::new_stream(uint32_t npu) {
 uint64_t CollectiveEngine::mem_cost(uint64_t bytes) const {
     if (sys_.local_mem_bw_gbps <= 0) return 0;
     // One write and two reads of local memory, each truncated to whole ns (bytes / (GB/s) = ns at 1e9).
-    auto one = static_cast<uint64_t>(static_cast<double>(bytes) / sys_.local_mem_bw_gbps);
-    return 3 * one;
+    const TimeNs one = time_from_ns(static_cast<double>(bytes) / sys_.local_mem_bw_gbps);
+    return time_add(one, time_add(one, one));
 }
 
 // [SECTION] starting a collective: chunks and streams

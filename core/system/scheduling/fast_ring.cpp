@@ -57,8 +57,10 @@ bool ring_template(const PhaseSpec& spec, uint64_t chunk, uint32_t endpoint_dela
     auto delay = [&](const Recorder& r) {
         const TimeNs endpoint = spec.local ? 10 : endpoint_delay_ns;
         TimeNs reduce = 0;
-        if (r.processed && local_mem_bw_gbps > 0)
-            reduce = 3 * static_cast<uint64_t>(static_cast<double>(r.bundle_bytes) / local_mem_bw_gbps);
+        if (r.processed && local_mem_bw_gbps > 0) {
+            const TimeNs one = time_from_ns(static_cast<double>(r.bundle_bytes) / local_mem_bw_gbps);
+            reduce = time_add(one, time_add(one, one));
+        }
         // A reduction of 0 ns runs in the endpoint delay's bucket event, so that one is the last.
         out.last_stage.push_back(reduce > 0 ? reduce : endpoint);
         out.max_stage = std::max(out.max_stage, std::max(endpoint, reduce));
@@ -155,6 +157,17 @@ void ring_finish(const RingTemplate& tpl, const std::vector<TimeNs>& in_delay, s
     // with V[x] = T_0(x mod N) - P[x]: two sliding-window maxima, O(N) instead of O(N K).
     const auto n = static_cast<uint32_t>(t.size());
     const uint64_t k = tpl.sends();
+    // Every sum below (a start time, then at most K step delays and K + N message delays) stays under the
+    // engine's kTimeLimit = 2^62, so the int64 arithmetic cannot wrap; past it (a bandwidth near zero) the
+    // run ends with the engine's time-limit message rather than a wrapped, wrong finish time.
+    TimeNs start = 0, most = 0;
+    for (TimeNs x : t)
+        start = std::max(start, x);
+    for (TimeNs d : in_delay)
+        most = std::max(most, d);
+    for (TimeNs d : tpl.delays)
+        most = std::max(most, d);
+    if (start > kTimeLimit || most > (kTimeLimit - start) / (2 * (k + n) + 1)) time_limit_passed(start, most);
     // A few steps cost less stepped than the windows' set-up (a tensor-parallel all-gather on 8: 7 steps).
     if (k <= 8) return ring_finish_by_steps(tpl, in_delay, t);
     const uint64_t turns = k / n, r = k % n;

@@ -190,12 +190,12 @@ TimeNs WorkloadExecutor::compute_time(uint32_t npu, const GraphNode& n, bool& sk
     NpuStats& st = stats_.npus[npu];
     const NpuProfile* profile = options_.profiles.empty() ? nullptr : &options_.profiles[npu];
     const double slowdown = profile ? profile->slowdown : 1.0;
-    // A straggler's node takes `slowdown` times as long; rounded to the nearest ns, and capped like the
-    // models' own times (UINT64_MAX / 4) so absurd inputs stay far from overflow.
+    // A straggler's node takes `slowdown` times as long; rounded to the nearest ns, and saturated like the
+    // models' own times (time_from_ns), so an absurd input ends the run with the engine's time-limit message.
     auto scaled = [slowdown](TimeNs t) {
         if (slowdown == 1.0) return t;
         double x = static_cast<double>(t) * slowdown;
-        return x >= 4.6e18 ? UINT64_MAX / 4 : static_cast<TimeNs>(std::llround(x));
+        return time_from_ns(std::round(x));
     };
     auto roofline = [&](const RooflineParams& params) {
         RooflineResult r = roofline_time(n.num_ops, n.bytes, params);
