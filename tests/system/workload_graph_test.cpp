@@ -97,6 +97,17 @@ TEST_CASE("workload graph: structural problems are reported with file and node",
         auto g = build_graph(t);
         test::check_error(g, {"node id 4 appears more than once"});
     }
+    SECTION("a duration past the simulated clock's end") {
+        // The clock ends at 2^62 ns = 4611686018427387 us (engine.h kTimeLimit): one us more is refused
+        // here, at load, rather than when the run reaches it; the limit itself is a valid duration.
+        test::TraceBuilder t;
+        t.comp(1, 4611686018427387);
+        t.comp(2, 4611686018427388);
+        auto g = build_graph(t);
+        test::check_error(
+            g, {"duration_micros 4611686018427388 is too large; the simulated clock ends at 2^62 ns"});
+        CHECK(g.status().problems().size() == 1);
+    }
     SECTION("send/recv peers outside the network, missing attributes") {
         // 4 NPUs: rank 9 does not exist. A receive without comm_tag cannot be matched.
         test::TraceBuilder t;

@@ -3,6 +3,7 @@
 #include "core/system/scheduling/workload_graph.h"
 
 #include "core/compute/gemm_shape.h"
+#include "core/engine/engine.h"
 
 #include <algorithm>
 #include <numeric>
@@ -61,8 +62,9 @@ void GraphBuilder::add(const trace::Node& n) {
     if (n.tensor_size) g.flags |= kHasTensorSize;
     if (n.duration_micros > 0) {
         g.flags |= kHasDuration;
-        if (n.duration_micros > UINT64_MAX / 1000)
-            problem(n, "duration_micros " + std::to_string(n.duration_micros) + " is too large");
+        if (n.duration_micros > kTimeLimit / 1000)
+            problem(n, "duration_micros " + std::to_string(n.duration_micros) +
+                           " is too large; the simulated clock ends at 2^62 ns (about 146 years)");
         else
             g.duration_ns = n.duration_micros * 1000;
     }
