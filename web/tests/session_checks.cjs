@@ -1,7 +1,8 @@
 // Browser checks of the run pipeline (core/session): an internal error during a run (a failed SIM_ASSERT,
 // injected through the test hook astro_test_inject_internal_error) shows a message, ends that run, and the
-// page keeps drawing and runs the next scenario. The runs are started by clicking the Run button with the
-// mouse, as a user would.
+// page keeps drawing and runs the next scenario; a scenario whose times pass the clock's end (2^62 ns)
+// ends its run with the CLI's message. The runs are started by clicking the Run button with the mouse, as
+// a user would.
 'use strict';
 
 const fs = require('fs');
@@ -65,6 +66,25 @@ async function sessionChecks(page, check, sampleName, sampleTotalNs) {
   }
   check(total === sampleTotalNs, 'session: the next Run click runs ' + sampleName + ' to ' + sampleTotalNs + ' ns (' +
     total + ')');
+
+  // 3. An input whose times pass the clock's end (a link of 1e-300 GB/s, tests/bad_inputs): the Run click
+  // ends with the CLI's message, not an internal error, and the page keeps drawing.
+  const nearZero = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'tests', 'bad_inputs', 'files',
+    'scen_bandwidth_near_zero.json'), 'utf8'));
+  const loadedNz = await page.evaluate((sc) => window.astrolabe.loadScenario(sc), nearZero);
+  await page.mouse.click(button.x, button.y);
+  let nz = '';
+  try {
+    await page.waitForFunction(() => /2\^62 ns/.test(window.astrolabe.problems()), null, { timeout: 15000 });
+    nz = await page.evaluate(() => window.astrolabe.problems());
+  } catch (e) {
+    nz = '(no message within 15 s: ' + (await page.evaluate(() => window.astrolabe.problems())) + ')';
+  }
+  const framesNz = await framesDuring(page, 500);
+  check(loadedNz.ok && /the simulated time would pass 2\^62 ns \(about 146 years\)/.test(nz) &&
+    !/internal error/.test(nz) && framesNz >= 5,
+  'session: a bandwidth of 1e-300 GB/s ends the run with the clock-limit message, and the page keeps drawing (' +
+    framesNz + ' frames in 0.5 s)', nz);
 }
 
 module.exports = { sessionChecks };
