@@ -1,7 +1,8 @@
 // Simulated time: an integer count of nanoseconds.
 //
 // ASTRA-sim's tick is 1 ns and its per-message costs are truncated to whole ticks, so integer ns lets us
-// reproduce its numbers exactly. Reports say ns. uint64 covers 584 years.
+// reproduce its numbers exactly. Reports say ns. uint64 covers 584 years; the engine ends simulated time
+// at 2^62 ns (146 years, engine.h kTimeLimit) so that sums of times never wrap.
 #pragma once
 
 #include <cstdint>
