@@ -77,6 +77,7 @@ Status App::adopt(config::ScenarioDoc doc, const std::string& source) {
     if (phase_ == RunPhase::Running || phase_ == RunPhase::Loading) cancel();
     doc_ = std::move(doc);
     source_ = source;
+    ++adopted_;
     doc_changed();
     message_.clear();
     return Status::ok();
@@ -138,8 +139,9 @@ Status App::load_traces(std::vector<std::pair<std::string, std::string>> files) 
     if (phase_ == RunPhase::Running || phase_ == RunPhase::Loading) cancel();
     doc_.set_embedded_traces(ordered);
     // The NPU count follows the traces when the network is one-dimensional; a multi-dimensional network
-    // must be reshaped by the user (its factorisation is a design choice), and validation says so.
-    if (doc_.array_size("/network/npus_count") <= 1)
+    // must be reshaped by the user (its factorisation is a design choice), and validation says so. A real
+    // system's description has no network to resize: its GPU count is its own.
+    if (!doc_.has("/hardware") && doc_.array_size("/network/npus_count") <= 1)
         doc_.set_number("/network/npus_count/0", double(ordered.size()));
     source_ = std::to_string(ordered.size()) + " opened trace(s)";
     doc_changed();

@@ -60,6 +60,9 @@ public:
     // Problems whose key path contains `key` (for messages beside a form field).
     std::vector<std::string> problems_for(const std::string& section, const std::string& key) const;
     const std::string& scenario_source() const { return source_; }
+    // Scenarios adopted so far (a sample, a file, a link, the JS API): what a view's state about "this
+    // scenario" compares against to know it still holds.
+    uint64_t scenarios_adopted() const { return adopted_; }
 
     // [SECTION] run
     // Builds the simulation from the scenario (traces decoded now) and starts stepping. False on failure,
@@ -113,6 +116,7 @@ private:
     std::vector<SampleInfo> samples_;
     config::ScenarioDoc doc_;
     std::string source_;
+    uint64_t adopted_ = 0;
     Status validation_;
 
     RunPhase phase_ = RunPhase::Idle;

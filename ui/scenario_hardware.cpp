@@ -49,10 +49,17 @@ void write_mapped(App& app, const config::HardwareConfig& hw) {
                              std::vector<std::string>(dims, "ring"));
 }
 
+// The stash, when it belongs to the scenario being edited (else it is dropped).
+bool have_stash(const App& app, View& view) {
+    if (view.stashed_for != app.scenarios_adopted())
+        view.stashed_network.clear(), view.stashed_system.clear();
+    return !view.stashed_network.empty() || !view.stashed_system.empty();
+}
+
 void leave_hardware(App& app, View& view) {
     auto& doc = app.doc();
     auto parsed = config::parse_hardware_json(doc.get_json("/hardware"), "hardware");
-    if (!view.stashed_network.empty() || !view.stashed_system.empty()) {
+    if (have_stash(app, view)) {
         put_back(app, "/network", view.stashed_network);
         put_back(app, "/system", view.stashed_system);
     } else if (parsed.is_ok()) {
@@ -73,6 +80,7 @@ void use_hardware_in_scenario(App& app, View& view) {
     if (!doc.has("/hardware")) { // a second use replaces the description, and keeps the first stash
         view.stashed_network = doc.get_json("/network");
         view.stashed_system = doc.get_json("/system");
+        view.stashed_for = app.scenarios_adopted();
     }
     if (Status st = doc.set_json("/hardware", view.hardware.json(), "the Hardware tab"); !st.is_ok()) {
         app.set_message(st.message());
@@ -142,7 +150,7 @@ void draw_scenario_hardware(App& app, View& view) {
     remember_item(view, "scenario:hardware_leave");
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip(
-            view.stashed_network.empty() && view.stashed_system.empty()
+            !have_stash(app, view)
                 ? "drop the description: the network and system it maps onto (NVLink, the NICs;\n"
                   "ring algorithms) take its place, without NCCL's timing"
                 : "drop the description: the network and system it replaced come back");

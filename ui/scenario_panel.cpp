@@ -454,8 +454,8 @@ void draw_scenario_panel(App& app, View& view, Platform& platform) {
     if (ImGui::CollapsingHeader("Generated workload",
                                 app.doc().has("/workload/generate") ? ImGuiTreeNodeFlags_DefaultOpen : 0))
         generate_section(app, view);
-    if (app.doc().has(
-            "/hardware")) { // a real system in place of the network and system (scenario_hardware.cpp)
+    // A real system in place of the network and system (scenario_hardware.cpp).
+    if (app.doc().has("/hardware")) {
         if (ImGui::CollapsingHeader("Hardware", ImGuiTreeNodeFlags_DefaultOpen))
             draw_scenario_hardware(app, view);
     } else {

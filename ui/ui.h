@@ -52,8 +52,10 @@ struct View {
     bool json_dirty = false;
     HardwareState hardware; // the Hardware tab (hardware_panel.cpp)
     // The scenario's network and system sections as JSON text while a hardware description replaces them
-    // (use_hardware_in_scenario); empty when the scenario came with one.
+    // (use_hardware_in_scenario), and which adopted scenario they belong to (App::scenarios_adopted):
+    // another scenario loaded since makes them stale.
     std::string stashed_network, stashed_system;
+    uint64_t stashed_for = 0;
     SearchState search;                      // the Search tab (search_panel.cpp)
     int64_t hardware_hover = -1;             // the size under the mouse in its chart, -1 = none
     std::map<std::string, WidgetRect> rects; // named widgets as last drawn (window.astrolabe.widgetRect)

@@ -83,6 +83,31 @@ TEST_CASE("browser app: opened traces are ordered by rank and resize a 1-D netwo
     CHECK_THAT(report, Contains("\"total_ns\": 337760"));
 }
 
+TEST_CASE("browser app: opened traces on a real system leave the network out", "[ui][traces][hardware]") {
+    // A scenario with a hardware description has no network; opening traces must not add one (it did:
+    // npus_count [8] beside "hardware" is the parser's "hardware replaces network and system" error). The
+    // eight ring traces on one HGX H100 node run as `run --hardware` runs them.
+    App app(ASTROLABE_SAMPLES_DIR);
+    REQUIRE(app.load_scenario_text(R"({"workload": {"sample": "allreduce_ring8"},
+        "hardware": {"gpu": "H100-SXM", "nodes": 1, "gpus_per_node": 8}})",
+                                   "hw.json")
+                .is_ok());
+    const uint64_t adopted = app.scenarios_adopted();
+    std::vector<std::pair<std::string, std::string>> files;
+    for (int r = 0; r < 8; ++r) {
+        std::string name = "allreduce." + std::to_string(r) + ".et", bytes;
+        REQUIRE(test::read_file(std::string(ASTROLABE_SAMPLES_DIR) + "/allreduce_ring8/" + name, bytes));
+        files.emplace_back(name, bytes);
+    }
+    REQUIRE(app.load_traces(files).is_ok());
+    CHECK_FALSE(app.doc().has("/network"));
+    CHECK(app.validation().is_ok());
+    CHECK(app.scenarios_adopted() == adopted); // traces replace the workload, not the scenario
+    run_like_frames(app, 5.0);
+    REQUIRE(app.result() != nullptr);
+    CHECK(app.result()->complete);
+}
+
 TEST_CASE("browser app: cancelling keeps a partial report that says so", "[ui][cancel]") {
     App app(ASTROLABE_SAMPLES_DIR);
     REQUIRE(app.load_sample("alltoall_2d16").is_ok());

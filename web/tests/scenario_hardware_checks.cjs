@@ -8,7 +8,8 @@
 //     its share link, opened in a fresh profile, gives the same run (3b);
 //  4. "Edit in the Hardware tab" opens the tab on that description (nic_gbps 100, not a preset);
 //  5. the Search tab lists the description's keys; a grid over nic_gbps gives the CLI's log for the tab's spec;
-//  6. "Network and system instead" brings back the network and system it replaced, byte for byte.
+//  6. "Network and system instead" brings back the network and system it replaced, byte for byte;
+//  7. after another scenario is loaded, the stash is not applied to it: its own description is mapped.
 // Screenshots: build/screenshots/scenario_hardware.png, scenario_hardware_search.png.
 'use strict';
 const fs = require('fs');
@@ -111,6 +112,22 @@ async function scenarioHardwareChecks({ browser, base, cli, check, shotsDir }) {
     JSON.stringify(sc.system) === JSON.stringify(before.system),
   'scenario hardware: "Network and system instead" brings back the network and system it replaced',
   JSON.stringify(sc));
+
+  // 7. A stash belongs to its scenario: used again, then another scenario with its own description loaded,
+  // "Network and system instead" gives that description's mapped network (two Switch dimensions at
+  // NCCL's rates), not the first scenario's network.
+  await clickWidget(page, 'tab:Hardware');
+  await clickWidget(page, 'hardware:use_in_scenario');
+  const other = { workload: start.workload,
+    hardware: { gpu: 'H100-SXM', nodes: 2, gpus_per_node: 8, nics_per_node: 8, nic_gbps: 200, fabric: 'infiniband' } };
+  const loadedOther = await page.evaluate((s) => window.astrolabe.loadScenario(s), other);
+  await clickWidget(page, 'scenario:hardware_leave');
+  sc = await page.evaluate(() => window.astrolabe.scenario());
+  check(loadedOther.ok && !sc.hardware && JSON.stringify(sc.network.topology) === '["Switch","Switch"]' &&
+    JSON.stringify(sc.network.npus_count) === '[8,2]' &&
+    JSON.stringify(sc.network.bandwidth) !== JSON.stringify(before.network.bandwidth),
+  'scenario hardware: after another scenario is loaded, leaving its description maps it (not the first ' +
+    'scenario\'s stashed network)', JSON.stringify(sc.network));
   check(errors.length === 0, 'scenario hardware: no script errors', errors.join('\n'));
   await context.close();
 }
