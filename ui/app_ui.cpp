@@ -17,6 +17,11 @@ void show_problems(const std::vector<std::string>& problems) {
     ImGui::PopTextWrapPos();
 }
 
+void remember(View& view, const std::string& name) {
+    ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    view.rects[name] = WidgetRect{a.x, a.y, b.x - a.x, b.y - a.y};
+}
+
 std::string format_ns(double ns) {
     return format_duration(ns); // the CLI summary's units, so both read alike
 }

@@ -17,12 +17,6 @@ namespace astrolabe::ui {
 namespace {
 
 // [SECTION] widgets
-// Remembers the last item's screen rectangle under `name` (the browser tests click these).
-void remember(View& view, const char* name) {
-    ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-    view.rects[name] = WidgetRect{a.x, a.y, b.x - a.x, b.y - a.y};
-}
-
 // An editor's width: `want` px, less where the column leaves no room for the label beside it.
 float field_width(float want) {
     return std::max(80.0f, std::min(want, ImGui::GetContentRegionAvail().x - 130));

@@ -176,8 +176,7 @@ void hardware_tab(App& app, View& view) {
     const bool select = view.select_tab == "Hardware";
     bool open = ImGui::BeginTabItem("Hardware", nullptr, select ? ImGuiTabItemFlags_SetSelected : 0);
     if (open) view.results_tab = "Hardware";
-    ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-    view.rects["tab:Hardware"] = WidgetRect{a.x, a.y, b.x - a.x, b.y - a.y};
+    remember(view, "tab:Hardware");
     if (open) {
         draw_hardware_panel(app, view);
         ImGui::EndTabItem();
@@ -200,8 +199,7 @@ void draw_results_panel(App& app, View& view, Platform& platform) {
         // The Search tab (a search of its own, over the scenario being edited).
         auto search_tab = [&] {
             const bool open = tab("Search");
-            ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-            view.rects["tab:Search"] = WidgetRect{a.x, a.y, b.x - a.x, b.y - a.y};
+            remember(view, "tab:Search");
             if (open) {
                 draw_search_panel(app, view, platform);
                 ImGui::EndTabItem();

@@ -13,12 +13,6 @@ namespace astrolabe::ui {
 
 namespace {
 
-// Remembers the last item's rectangle under `name` (the browser tests click it).
-void remember_item(View& view, const char* name) {
-    ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-    view.rects[name] = WidgetRect{a.x, a.y, b.x - a.x, b.y - a.y};
-}
-
 // Puts a JSON section back; a stash the document refuses (it never should: it came from the document)
 // is a message, not a silent loss.
 void put_back(App& app, const std::string& path, const std::string& text) {
@@ -113,13 +107,13 @@ void draw_scenario_hardware(App& app, View& view) {
         changed = true;
     }
     changed |= edit_number(app, "nodes", h + "nodes", def.nodes, true);
-    remember_item(view, "scenario:hardware:nodes");
+    remember(view, "scenario:hardware:nodes");
     changed |= edit_number(app, "gpus_per_node", h + "gpus_per_node", def.gpus_per_node, true);
     changed |= edit_number(app, "nics_per_node", h + "nics_per_node",
                            doc.get_number(h + "gpus_per_node", def.gpus_per_node), true);
     changed |=
         edit_number(app, "nic_gbps", h + "nic_gbps", parsed.is_ok() ? parsed.value().nic_gbps : 400, false);
-    remember_item(view, "scenario:hardware:nic_gbps");
+    remember(view, "scenario:hardware:nic_gbps");
     if (edit_choice(app, "fabric", h + "fabric", config::hardware_choices("fabric"),
                     config::fabric_name(def.fabric))) {
         for (const char* k : {"efa_transport", "nccl_tuner"}) // EFA's own keys take the new fabric's defaults
@@ -141,13 +135,13 @@ void draw_scenario_hardware(App& app, View& view) {
     if (!parsed.is_ok()) ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
         ImGui::SetTooltip("every key, presets, and nccl-tests' busbw chart; Use in scenario brings it back");
-    remember_item(view, "scenario:hardware_edit");
+    remember(view, "scenario:hardware_edit");
     ImGui::SameLine();
     if (ImGui::SmallButton("Network and system instead")) {
         leave_hardware(app, view);
         return;
     }
-    remember_item(view, "scenario:hardware_leave");
+    remember(view, "scenario:hardware_leave");
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip(
             !have_stash(app, view)

@@ -223,13 +223,9 @@ bool edit_rank_order(App& app, View& view, const std::string& path) {
                                 : app.doc().has("/hardware") ? "tp-first (default here)"
                                                              : "dp-first (default)";
     bool changed = false;
-    auto remember = [&view](const std::string& name) {
-        ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-        view.rects[name] = WidgetRect{a.x, a.y, b.x - a.x, b.y - a.y};
-    };
     ImGui::SetNextItemWidth(190);
     const bool open = ImGui::BeginCombo("rank order", preview.c_str());
-    remember("rank-order");
+    remember(view, "rank-order");
     if (ImGui::IsItemHovered() && !open)
         ImGui::SetTooltip(
             "dp-first: STAGE's rank = dp + D (tp + T (sp + C pp)), the default.\n"
@@ -240,13 +236,13 @@ bool edit_rank_order(App& app, View& view, const std::string& path) {
             app.doc().erase(path);
             changed = true;
         }
-        remember("rank-order:(default)");
+        remember(view, "rank-order:(default)");
         for (const auto& o : orders) {
             if (ImGui::Selectable(o.c_str(), cur == o) && cur != o) {
                 app.doc().set_string(path, o);
                 changed = true;
             }
-            remember("rank-order:" + o);
+            remember(view, "rank-order:" + o);
         }
         ImGui::EndCombo();
     }

@@ -20,11 +20,6 @@ namespace astrolabe::ui {
 namespace {
 
 // [SECTION] widgets
-void remember(View& view, const std::string& name) {
-    ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-    view.rects[name] = WidgetRect{a.x, a.y, b.x - a.x, b.y - a.y};
-}
-
 // A text field over a std::string (ImGui edits a buffer in place); true when edited.
 bool text_field(const char* id, std::string& text, float width, float height = 0) {
     std::vector<char> buf(text.begin(), text.end());

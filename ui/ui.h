@@ -98,7 +98,10 @@ void draw_search_panel(App& app, View& view, Platform& platform);
 
 // Shared widgets.
 void show_problems(const std::vector<std::string>& problems); // red lines under a field
-std::string format_ns(double ns);                             // "1.25 ms", "337.76 us"
+// Records the last item's screen rectangle under `name` in view.rects (window.astrolabe.widgetRect: the
+// browser tests click there).
+void remember(View& view, const std::string& name);
+std::string format_ns(double ns); // "1.25 ms", "337.76 us"
 // A time axis from screen x0 over `width` pixels for times t0..t1, at the cursor; returns its height.
 float draw_time_axis(float x0, float width, double t0, double t1);
 
