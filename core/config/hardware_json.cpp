@@ -9,80 +9,55 @@
 namespace astrolabe::config {
 
 // [SECTION] names
+const std::vector<std::string>& hardware_choices(std::string_view key) {
+    // Each list in its enum's order (hardware_types.h), as the *_name functions spell them.
+    static const std::vector<std::pair<std::string_view, std::vector<std::string>>> kChoices = {
+        {"gpu", {"H100-SXM", "A100-SXM4-40GB", "A100-SXM4-80GB"}},
+        {"fabric", {"infiniband", "roce", "efa", "tcpxo", "unknown"}},
+        {"processes", {"one-per-gpu", "one-per-node"}},
+        {"cpu", {"intel", "amd"}},
+        {"efa_transport", {"sendrecv", "rdma"}},
+        {"nccl_tuner", {"nccl", "aws-ofi-nccl"}},
+        {"nccl_algo", {"auto", "ring", "tree", "nvls", "nvls_tree", "collnet"}},
+        {"nccl_proto", {"auto", "LL", "LL128", "Simple"}}};
+    static const std::vector<std::string> kNone;
+    for (const auto& [k, names] : kChoices)
+        if (k == key) return names;
+    return kNone;
+}
+
+namespace {
+// Entry `i` of a choice key's list: the name of its enum's enumerator i (one list serves the parser, the
+// menus and the names).
+const char* choice_name(std::string_view key, size_t i) {
+    const auto& names = hardware_choices(key);
+    return i < names.size() ? names[i].c_str() : "?";
+}
+} // namespace
+
 const char* gpu_model_name(GpuModel g) {
-    switch (g) {
-    case GpuModel::H100Sxm:
-        return "H100-SXM";
-    case GpuModel::A100Sxm40:
-        return "A100-SXM4-40GB";
-    case GpuModel::A100Sxm80:
-        return "A100-SXM4-80GB";
-    }
-    return "?";
+    return choice_name("gpu", static_cast<size_t>(g));
 }
-
 const char* fabric_name(Fabric f) {
-    switch (f) {
-    case Fabric::Infiniband:
-        return "infiniband";
-    case Fabric::Roce:
-        return "roce";
-    case Fabric::Efa:
-        return "efa";
-    case Fabric::Tcpxo:
-        return "tcpxo";
-    case Fabric::Unknown:
-        return "unknown";
-    }
-    return "?";
+    return choice_name("fabric", static_cast<size_t>(f));
 }
-
 const char* process_layout_name(ProcessLayout p) {
-    return p == ProcessLayout::OnePerGpu ? "one-per-gpu" : "one-per-node";
+    return choice_name("processes", static_cast<size_t>(p));
 }
-
 const char* cpu_vendor_name(CpuVendor c) {
-    return c == CpuVendor::Amd ? "amd" : "intel";
+    return choice_name("cpu", static_cast<size_t>(c));
 }
-
 const char* efa_transport_name(EfaTransport t) {
-    return t == EfaTransport::Rdma ? "rdma" : "sendrecv";
+    return choice_name("efa_transport", static_cast<size_t>(t));
 }
-
 const char* nccl_tuner_name(NcclTuner t) {
-    return t == NcclTuner::AwsOfiNccl ? "aws-ofi-nccl" : "nccl";
+    return choice_name("nccl_tuner", static_cast<size_t>(t));
 }
-
 const char* nccl_algo_name(NcclAlgo a) {
-    switch (a) {
-    case NcclAlgo::Auto:
-        return "auto";
-    case NcclAlgo::Ring:
-        return "ring";
-    case NcclAlgo::Tree:
-        return "tree";
-    case NcclAlgo::Nvls:
-        return "nvls";
-    case NcclAlgo::NvlsTree:
-        return "nvls_tree";
-    case NcclAlgo::CollNet:
-        return "collnet";
-    }
-    return "?";
+    return choice_name("nccl_algo", static_cast<size_t>(a));
 }
-
 const char* nccl_proto_name(NcclProto p) {
-    switch (p) {
-    case NcclProto::Auto:
-        return "auto";
-    case NcclProto::LL:
-        return "LL";
-    case NcclProto::LL128:
-        return "LL128";
-    case NcclProto::Simple:
-        return "Simple";
-    }
-    return "?";
+    return choice_name("nccl_proto", static_cast<size_t>(p));
 }
 
 namespace {
@@ -129,27 +104,6 @@ const std::vector<std::string> kKeys = {
     "schema",        "name",        "gpu",     "nodes",     "gpus_per_node", "nvls",
     "nics_per_node", "nic_gbps",    "fabric",  "processes", "collnet",       "nccl_algo",
     "nccl_proto",    "peak_tflops", "hbm_gbs", "cpu",       "efa_transport", "nccl_tuner"};
-
-} // namespace
-
-const std::vector<std::string>& hardware_choices(std::string_view key) {
-    // Each list in its enum's order (hardware_types.h), as the *_name functions spell them.
-    static const std::vector<std::pair<std::string_view, std::vector<std::string>>> kChoices = {
-        {"gpu", {"H100-SXM", "A100-SXM4-40GB", "A100-SXM4-80GB"}},
-        {"fabric", {"infiniband", "roce", "efa", "tcpxo", "unknown"}},
-        {"processes", {"one-per-gpu", "one-per-node"}},
-        {"cpu", {"intel", "amd"}},
-        {"efa_transport", {"sendrecv", "rdma"}},
-        {"nccl_tuner", {"nccl", "aws-ofi-nccl"}},
-        {"nccl_algo", {"auto", "ring", "tree", "nvls", "nvls_tree", "collnet"}},
-        {"nccl_proto", {"auto", "LL", "LL128", "Simple"}}};
-    static const std::vector<std::string> kNone;
-    for (const auto& [k, names] : kChoices)
-        if (k == key) return names;
-    return kNone;
-}
-
-namespace {
 
 // Reads a string key that must be one of `names`; returns the index or -1 (absent or wrong).
 int read_choice(detail::Fields& f, const char* key, const std::vector<std::string>& names) {
@@ -262,7 +216,8 @@ Result<HardwareConfig> parse_hardware_json(std::string_view text, const std::str
     if (j.contains("nic_gbps") && j["nic_gbps"].is_number() && (hw.nic_gbps < 1 || hw.nic_gbps > 3200))
         f.problem("nic_gbps", "is " + j["nic_gbps"].dump() + "; 1 to 3200 Gb/s per NIC was expected");
     if (j.contains("peak_tflops") && j["peak_tflops"].is_number() && hw.peak_tflops < 0.001)
-        f.problem("peak_tflops", "is " + j["peak_tflops"].dump() + "; at least 0.001 (1 GFLOP/s) was expected");
+        f.problem("peak_tflops",
+                  "is " + j["peak_tflops"].dump() + "; at least 0.001 (1 GFLOP/s) was expected");
     if (j.contains("hbm_gbs") && j["hbm_gbs"].is_number() && hw.hbm_gbs < 1)
         f.problem("hbm_gbs", "is " + j["hbm_gbs"].dump() + "; at least 1 GB/s was expected");
     if (hw.nvls && !h100)

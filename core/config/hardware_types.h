@@ -41,7 +41,7 @@ const char* nccl_proto_name(NcclProto p);         // "auto", "LL", "LL128", "Sim
 
 // The values a choice key of astrolabe.hardware/1 takes, in its enum's order (the names above): "gpu",
 // "fabric", "processes", "cpu", "efa_transport", "nccl_tuner", "nccl_algo", "nccl_proto". What the parser
-// accepts and the browser's menus offer; empty for any other key.
+// accepts, the browser's menus offer and the names above return; empty for any other key.
 const std::vector<std::string>& hardware_choices(std::string_view key);
 
 struct HardwareConfig {

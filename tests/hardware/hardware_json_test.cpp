@@ -152,9 +152,9 @@ TEST_CASE("hardware json: bad input names the key and the nearest spelling", "[h
 }
 
 TEST_CASE("hardware json: the choice lists are the names, in enum order", "[hardware]") {
-    // The parser reads choices by position in these lists and the browser's menus offer them, so entry i
-    // must be the name the writer gives enumerator i (a list out of order would swap two values on a
-    // round trip).
+    // The parser reads choices by position in these lists, the browser's menus offer them and the name
+    // functions return their entries, so each list must have one entry per enumerator, in enum order (a
+    // list out of order would swap two values on a round trip): the counts and spellings pinned here.
 
     auto same = [](const char* key, int count, auto name) {
         const auto& names = hardware_choices(key);
