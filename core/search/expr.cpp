@@ -429,6 +429,42 @@ bool Expr::holds(const json& doc, bool& ok, std::string& error) const {
     return v.b;
 }
 
+bool scenario_npus(const json& doc, double& out, std::string& why) {
+    static const JsonPath kHardware{"hardware", {{"hardware", 0, false}}};
+    if (const json* hw = find_at(doc, kHardware); hw && hw->is_object()) {
+        double p = 1;
+        for (auto [key, fallback] : {std::pair<const char*, double>{"nodes", 1}, {"gpus_per_node", 8}}) {
+            if (!hw->contains(key)) {
+                p *= fallback;
+                continue;
+            }
+            if (!(*hw)[key].is_number()) {
+                why = std::string("hardware.") + key + " is not a number";
+                return false;
+            }
+            p *= (*hw)[key].get<double>();
+        }
+        out = p;
+        return true;
+    }
+    static const JsonPath kCounts{"network.npus_count", {{"network", 0, false}, {"npus_count", 0, false}}};
+    const json* v = find_at(doc, kCounts);
+    if (!v || !v->is_array()) {
+        why = "the scenario has no network.npus_count list";
+        return false;
+    }
+    double p = 1;
+    for (const auto& x : *v) {
+        if (!x.is_number()) {
+            why = "network.npus_count holds a non-number";
+            return false;
+        }
+        p *= x.get<double>();
+    }
+    out = p;
+    return true;
+}
+
 bool Expr::eval_node(int i, const json& doc, ExprValue& out, std::string& error) const {
     const Node& n = nodes_[static_cast<size_t>(i)];
     auto at = [&](const std::string& what) {
@@ -447,32 +483,9 @@ bool Expr::eval_node(int i, const json& doc, ExprValue& out, std::string& error)
         return true;
     }
     case Node::Op::Npus: {
-        // A scenario on a real system counts its GPUs, nodes x gpus_per_node (absent: the description's
-        // defaults, 1 and 8); any other the product of its network's dimensions.
-        static const JsonPath kHardware{"hardware", {{"hardware", 0, false}}};
-        if (const json* hw = find_at(doc, kHardware); hw && hw->is_object()) {
-            double p = 1;
-            for (auto [key, fallback] : {std::pair<const char*, double>{"nodes", 1}, {"gpus_per_node", 8}}) {
-                if (!hw->contains(key)) {
-                    p *= fallback;
-                    continue;
-                }
-                if (!(*hw)[key].is_number())
-                    return at(std::string("npus: hardware.") + key + " is not a number");
-                p *= (*hw)[key].get<double>();
-            }
-            out = number(p);
-            return true;
-        }
-        static const JsonPath kCounts{"network.npus_count",
-                                      {{"network", 0, false}, {"npus_count", 0, false}}};
-        const json* v = find_at(doc, kCounts);
-        if (!v || !v->is_array()) return at("npus: the scenario has no network.npus_count list");
-        double p = 1;
-        for (const auto& x : *v) {
-            if (!x.is_number()) return at("npus: network.npus_count holds a non-number");
-            p *= x.get<double>();
-        }
+        double p = 0;
+        std::string why;
+        if (!scenario_npus(doc, p, why)) return at("npus: " + why);
         out = number(p);
         return true;
     }

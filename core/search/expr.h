@@ -6,7 +6,7 @@
 // `== !=`, `< <= > >=`, `+ -`, `* / %`, unary `! -`. Functions: product(list), sum(list), len(list|string),
 // min(list | a, b, ...), max(...). Literals: numbers, "strings" or 'strings', true, false, [lists]. A name
 // is a path (json_path.h); a `-` between letters belongs to the name (`all-reduce-implementation`), so
-// subtraction of two names needs spaces (`a - b`). `npus` is the product of `network.npus_count`.
+// subtraction of two names needs spaces (`a - b`). `npus` is the scenario's NPU count (scenario_npus).
 // Internal to core/search (nlohmann_json in the interface).
 #pragma once
 
@@ -28,6 +28,11 @@ struct ExprValue {
     std::string str;
     std::vector<ExprValue> list;
 };
+
+// The NPUs a scenario document describes, what `npus` evaluates to: a hardware description's GPUs, nodes x
+// gpus_per_node (absent: the description's defaults, 1 and 8), or the product of `network.npus_count`.
+// False plus `why` ("hardware.nodes is not a number") when the document cannot say.
+bool scenario_npus(const nlohmann::json& doc, double& out, std::string& why);
 
 class Expr {
 public:

@@ -1,6 +1,8 @@
 // A search spec as a form (spec_form.h).
 #include "core/search/spec_form.h"
 
+#include "core/search/expr.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -55,22 +57,13 @@ const json* generate_params(const json& sc) {
     return &w["generate"];
 }
 
+// The scenario's NPU count as a constraint's `npus` reads it (scenario_npus); 1 where it cannot say, so
+// the form still offers the parallelism degree already there.
 uint64_t npus_of(const json& sc) {
-    uint64_t n = 1;
-    if (sc.contains("hardware") && sc["hardware"].is_object()) { // a real system: nodes x gpus_per_node
-        const json& hw = sc["hardware"];
-        for (auto [key, fallback] : {std::pair<const char*, int64_t>{"nodes", 1}, {"gpus_per_node", 8}}) {
-            const int64_t v =
-                hw.contains(key) && hw[key].is_number_integer() ? hw[key].get<int64_t>() : fallback;
-            n *= uint64_t(std::max<int64_t>(1, v));
-        }
-        return n;
-    }
-    if (sc.contains("network") && sc["network"].is_object() && sc["network"].contains("npus_count") &&
-        sc["network"]["npus_count"].is_array())
-        for (const auto& d : sc["network"]["npus_count"])
-            if (d.is_number_integer() && d.get<int64_t>() > 0) n *= uint64_t(d.get<int64_t>());
-    return n;
+    double n = 1;
+    std::string why;
+    if (!scenario_npus(sc, n, why) || !(n >= 1)) return 1;
+    return n < 1e18 ? static_cast<uint64_t>(n) : uint64_t(1e18);
 }
 
 } // namespace
