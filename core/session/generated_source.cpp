@@ -180,9 +180,20 @@ Result<GeneratedSource> GeneratedSourceBuild::take() {
 std::vector<std::pair<std::string, std::string>> run_generate_params(const config::Scenario& s,
                                                                      std::string& note) {
     auto params = s.generate_params;
+    auto named = [&](const char* key) {
+        for (const auto& kv : params)
+            if (kv.first == key) return true;
+        return false;
+    };
+    // The system's NPUs: a description's GPUs (its network is mapped later, when the session opens) or the
+    // network's.
+    const uint64_t system =
+        s.hardware ? uint64_t(s.hardware->nodes) * s.hardware->gpus_per_node : s.network.npus();
+    if (s.workload_kind == config::Scenario::WorkloadKind::Generate && s.workload == "microbench" &&
+        !named("npus") && system > 0)
+        params.emplace_back("npus", std::to_string(system));
     if (!s.hardware || s.workload != "transformer") return params;
-    for (const auto& kv : params)
-        if (kv.first == "rank-order") return params; // the user's choice
+    if (named("rank-order")) return params; // the user's choice
     params.emplace_back("rank-order", "tp-first");
     generate::TransformerParams p;
     if (generate::read_params(p, params).is_ok() && p.dp > 1 && uint64_t(p.tp) * p.sp > 1)

@@ -55,7 +55,9 @@ private:
     TraceSource* stepping_ = nullptr; // out_'s transformer source while its stages remain
 };
 
-// The generator parameters a run of scenario `s` uses: its own, plus ("rank-order", "tp-first") for a
+// The generator parameters a run of scenario `s` uses: its own, plus ("npus", the system's NPU count)
+// for a microbenchmark that does not name one (it spans the whole system: a search that changes a
+// description's nodes or a network's size changes it too), and ("rank-order", "tp-first") for a
 // transformer on a hardware description that does not name a rank order. A real system is run in
 // Megatron's order (tensor-parallel groups on consecutive ranks, i.e. inside a node), as real deployments
 // are; STAGE's order stays the generator's default everywhere else (docs/generate.md). `note` receives a

@@ -175,3 +175,50 @@ TEST_CASE("run --hardware: a generated transformer is numbered tp-first unless i
     CHECK_FALSE(has_note(tp_first));
     CHECK_FALSE(has_note(dp_first));
 }
+
+TEST_CASE("a generated microbenchmark that names no npus spans the whole system",
+          "[hardware][run][generate]") {
+    // 2 x 8 H100 (kH100x16) and no `npus`: the microbenchmark has 16 ranks (it had the generator's default,
+    // 8, and the run was refused for not matching the 16 GPUs), and its one all-reduce of 1 MiB takes
+    // collective-perf's time for 16 ranks on that system. With npus 8 named, the old refusal stands.
+    const Step all = run_step(R"("kind": "microbench", "collective": "all_reduce", "size": "1MiB")");
+    REQUIRE(all.report.at("npus").size() == 16);
+    REQUIRE(all.report.at("collectives").size() == 1);
+    const auto system = test::hardware_json(test::kH100x16);
+    const uint64_t expected = test::collective_perf_ns(system, CollOp::AllReduce, 1 << 20);
+    for (const auto& c : all.report.at("collectives"))
+        CHECK(c.at("end_ns").get<uint64_t>() - c.at("start_ns").get<uint64_t>() == expected);
+
+    const std::string eight = std::string(R"({"schema": "astrolabe.scenario/1", "workload": {"generate":
+      {"kind": "microbench", "collective": "all_reduce", "size": "1MiB", "npus": 8}}, "hardware": )") +
+                              test::kH100x16 + "}";
+    auto sc = config::parse_scenario_json(eight, "s.json");
+    REQUIRE(sc.is_ok());
+    auto opened = Session::open(std::move(sc.value()), RunOptions{}, test::data_host());
+    REQUIRE_FALSE(opened.is_ok());
+    INFO(opened.status().message());
+    CHECK(opened.status().message().find("8 trace") != std::string::npos);
+}
+
+TEST_CASE("a generated microbenchmark that names no npus spans the network's NPUs", "[run][generate]") {
+    // Without hardware the network's dimensions count: Ring 4 x Switch 2 gives 8 ranks, Ring 4 x Switch 4
+    // gives 16 (one all-gather each).
+    for (int second : {2, 4}) {
+        const std::string text = R"({"schema": "astrolabe.scenario/1",
+          "workload": {"generate": {"kind": "microbench", "collective": "all_gather", "size": "64KiB"}},
+          "network": {"topology": ["Ring", "Switch"], "npus_count": [4, )" +
+                                 std::to_string(second) + R"(], "bandwidth": [50, 25], "latency": [500, 500]},
+          "system": {"all-gather-implementation": ["ring", "ring"], "collective-optimization": "baseline",
+                     "local-mem-bw": 1600, "endpoint-delay": 10, "active-chunks-per-dimension": 1,
+                     "preferred-dataset-splits": 1}})";
+        auto sc = config::parse_scenario_json(text, "s.json");
+        INFO(sc.status().message());
+        REQUIRE(sc.is_ok());
+        RunOptions options;
+        options.keep_timeline = false;
+        auto session = test::run_session(sc.value(), options);
+        REQUIRE(session->result().complete);
+        const auto report = nlohmann::json::parse(session->report_json());
+        CHECK(report.at("npus").size() == size_t(4 * second));
+    }
+}
