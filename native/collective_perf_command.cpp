@@ -7,6 +7,7 @@
 #include "native/args.h"
 #include "native/command_args.h"
 #include "native/commands.h"
+#include "native/suggest.h"
 
 #include <cstdio>
 
@@ -20,6 +21,16 @@ const std::vector<OptionSpec> kOptions = {
     {"minbytes", true, nullptr, "-b: smallest size (default 8); K, M, G suffixes are powers of 1024"},
     {"maxbytes", true, nullptr, "-e: largest size (default 16G)"},
     {"stepfactor", true, nullptr, "-f: each size is the previous times this (default 2)"},
+    {"stepbytes", true, nullptr, "-i: each size is the previous plus this instead (not with -f)"},
+    {"datatype", true, nullptr,
+     "-d: int8 | uint8 | int32 | uint32 | int64 | uint64 | half | float | double | bfloat16 | f8e4m3 | "
+     "f8e5m2 (default float)"},
+    {"redop", true, nullptr, "-o: sum | prod | max | min | avg (default sum; all_reduce, reduce_scatter)"},
+    {"ngpus", true, nullptr,
+     "-g: GPUs per process: 1 (one per GPU) or the node's gpus_per_node (one per node); default: the file's"},
+    {"iters", true, nullptr, "-n: accepted for nccl-tests' command lines; a simulation needs one iteration"},
+    {"warmup_iters", true, nullptr, "-w: accepted for nccl-tests' command lines; nothing to warm up"},
+    {"check", true, nullptr, "-c: accepted for nccl-tests' command lines; no data is moved to check"},
     {"algo", true, nullptr,
      "auto | ring | tree | nvls | nvls_tree | collnet (default: the file's nccl_algo)"},
     {"reference", true, nullptr, "astra-sim: ASTRA-sim's HGX-H100-validated config instead, for contrast"},
@@ -29,13 +40,24 @@ const std::vector<OptionSpec> kOptions = {
 
 } // namespace
 
+// The most sizes one command runs (-i can ask for millions).
+constexpr uint64_t kMaxSizes = 4096;
+
 constexpr const char* kCollectivePerfUsage =
     "astrolabe collective-perf: nccl-tests' table for a described system, simulated\n\n";
 
 int collective_perf_command(const std::vector<std::string>& argv_in) {
     // nccl-tests' short flags.
-    const std::vector<std::string> argv =
-        expand_short_flags(argv_in, {{"-b", "--minbytes"}, {"-e", "--maxbytes"}, {"-f", "--stepfactor"}});
+    const std::vector<std::string> argv = expand_short_flags(argv_in, {{"-b", "--minbytes"},
+                                                                       {"-e", "--maxbytes"},
+                                                                       {"-f", "--stepfactor"},
+                                                                       {"-i", "--stepbytes"},
+                                                                       {"-d", "--datatype"},
+                                                                       {"-o", "--redop"},
+                                                                       {"-g", "--ngpus"},
+                                                                       {"-n", "--iters"},
+                                                                       {"-w", "--warmup_iters"},
+                                                                       {"-c", "--check"}});
     Args a;
     if (int rc = parse_command_line(argv, kOptions, kCollectivePerfUsage, a); rc != kParsed) return rc;
     Status problems;
@@ -59,7 +81,29 @@ int collective_perf_command(const std::vector<std::string>& argv_in) {
         else
             req.factor = f;
     }
+    if (a.has("stepbytes")) {
+        if (a.has("stepfactor"))
+            problems.add("-i: given with -f; nccl-tests steps sizes by one or the other");
+        else if (!parse_nccl_size(a.get("stepbytes"), req.step_bytes))
+            problems.add("-i: '" + a.get("stepbytes") + "'; a positive size such as 1M was expected");
+    }
     if (req.min_bytes > req.max_bytes) problems.add("-b: larger than -e; nothing to run");
+    if (problems.is_ok() && collective_perf_size_count(req) > kMaxSizes)
+        problems.add("-i: " + a.get("stepbytes") + " from -b to -e gives " +
+                     std::to_string(collective_perf_size_count(req)) + " sizes; at most " +
+                     std::to_string(kMaxSizes) + " are run (a larger -i, or -f)");
+    if (a.has("datatype") && !hardware::parse_nccl_type(a.get("datatype"), req.type))
+        problems.merge(check_choice("-d", a.get("datatype"), hardware::nccl_type_names()));
+    if (a.has("redop") && !hardware::parse_nccl_red_op(a.get("redop"), req.red_op))
+        problems.merge(check_choice("-o", a.get("redop"), hardware::nccl_red_op_names()));
+    for (const char* key : {"iters", "warmup_iters", "check"}) {
+        uint64_t v = 0;
+        if (a.has(key) && !generate::parse_size(a.get(key), v))
+            problems.add(std::string(key == std::string("iters")          ? "-n"
+                                     : key == std::string("warmup_iters") ? "-w"
+                                                                          : "-c") +
+                         ": '" + a.get(key) + "'; a whole number was expected");
+    }
     std::string algo = a.get("algo", "");
     if (!algo.empty()) {
         const char* names[] = {"auto", "ring", "tree", "nvls", "nvls_tree", "collnet"};
@@ -75,6 +119,7 @@ int collective_perf_command(const std::vector<std::string>& argv_in) {
         else
             problems.add("--reference: '" + a.get("reference") + "'; astra-sim was expected");
     }
+    bool have_hardware = false;
     if (!a.has("hardware")) {
         problems.add(
             "--hardware: missing; an astrolabe.hardware/1 JSON file is required (samples/hardware/)");
@@ -87,11 +132,32 @@ int collective_perf_command(const std::vector<std::string>& argv_in) {
             if (!hw)
                 problems.merge(hw.status());
             else
-                req.hardware = hw.value();
+                req.hardware = hw.value(), have_hardware = true;
         }
+    }
+    if (have_hardware && a.has("ngpus")) {
+        // nccl-tests -g: the GPUs one process drives, which is what the description's `processes` says.
+        const std::string g = a.get("ngpus");
+        if (g == "1")
+            req.hardware.processes = config::ProcessLayout::OnePerGpu;
+        else if (g == std::to_string(req.hardware.gpus_per_node))
+            req.hardware.processes = config::ProcessLayout::OnePerNode;
+        else
+            problems.add("-g: '" + g + "'; 1 (one process per GPU) or " +
+                         std::to_string(req.hardware.gpus_per_node) +
+                         " (one per node, the hardware's gpus_per_node) was expected");
     }
     if (problems.is_ok() && req.hardware.ranks() < 2)
         problems.add(a.get("hardware") + ": nodes x gpus_per_node is 1; a collective needs two or more GPUs");
+    const config::NcclAlgo forced = req.algo != config::NcclAlgo::Auto ? req.algo : req.hardware.algo;
+    const bool nvls_forced = forced == config::NcclAlgo::Nvls || forced == config::NcclAlgo::NvlsTree;
+    if (problems.is_ok() && nvls_forced && req.hardware.nvls && !collective_perf_system(req).nvls)
+        problems.add(
+            std::string(req.algo != config::NcclAlgo::Auto ? "--algo: " : "nccl_algo: ") +
+            config::nccl_algo_name(forced) + " cannot " + hardware::nccl_red_op_name(req.red_op) + " " +
+            hardware::nccl_type_name(req.type) +
+            " (NVLink SHARP adds, or takes the min or max of, half, bfloat16 and 32/64-bit integers, "
+            "and adds float and double); use another algorithm, -d or -o");
     if (problems.is_ok() && req.algo != config::NcclAlgo::Auto) {
         // The same checks the file's nccl_algo gets.
         config::HardwareConfig h = req.hardware;

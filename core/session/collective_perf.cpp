@@ -100,25 +100,53 @@ void astra_reference(uint32_t n, config::NetworkConfig& net, config::SystemConfi
 
 } // namespace
 
+uint64_t collective_perf_size_count(const CollectivePerfRequest& req) {
+    if (req.min_bytes == 0 || req.min_bytes > req.max_bytes) return 0;
+    if (req.step_bytes > 0) return (req.max_bytes - req.min_bytes) / req.step_bytes + 1;
+    const uint64_t f = req.factor < 2 ? 2 : req.factor;
+    uint64_t n = 0;
+    for (uint64_t s = req.min_bytes; s <= req.max_bytes; s *= f) {
+        ++n;
+        if (s > UINT64_MAX / f) break;
+    }
+    return n;
+}
+
 std::vector<uint64_t> collective_perf_sizes(const CollectivePerfRequest& req) {
     std::vector<uint64_t> out;
-    uint64_t f = req.factor < 2 ? 2 : req.factor;
-    for (uint64_t s = req.min_bytes; s > 0 && s <= req.max_bytes; s *= f) {
-        out.push_back(s);
-        if (s > UINT64_MAX / f) break;
+    const uint64_t count = collective_perf_size_count(req);
+    const uint64_t f = req.factor < 2 ? 2 : req.factor;
+    // nccl-tests' cut (setupArgs and each test's getCollByteCount): count = size / type size; all-gather,
+    // reduce-scatter and all-to-all move count / ranks elements per rank, so their size is that times the
+    // ranks.
+    const uint64_t type_bytes = hardware::nccl_type_bytes(req.type);
+    const uint64_t per =
+        req.op == hardware::CollOp::AllReduce ? 1 : std::max<uint32_t>(1, req.hardware.ranks());
+    uint64_t s = req.min_bytes;
+    for (uint64_t i = 0; i < count; ++i) {
+        const uint64_t cut = s / type_bytes / per * per * type_bytes;
+        if (cut > 0) out.push_back(cut);
+        s = req.step_bytes > 0 ? s + req.step_bytes : s * f;
     }
     return out;
 }
 
+config::HardwareConfig collective_perf_system(const CollectivePerfRequest& req) {
+    config::HardwareConfig hw = req.hardware;
+    const bool reduces = req.op == hardware::CollOp::AllReduce || req.op == hardware::CollOp::ReduceScatter;
+    if (reduces && !hardware::nvls_reduces(req.type, req.red_op)) hw.nvls = false;
+    return hw;
+}
+
 // [SECTION] one row
 Result<CollectivePerfRow> run_collective_perf_row(const CollectivePerfRequest& req, uint64_t bytes) {
-    const config::HardwareConfig& hw = req.hardware;
+    const config::HardwareConfig hw = collective_perf_system(req);
     const uint32_t n = hw.ranks();
     if (n < 2)
         return Status::error("collective-perf: the system has one GPU; a collective needs two or more");
     CollectivePerfRow row;
     row.size_bytes = bytes;
-    row.count = bytes / 4 / (req.op == hardware::CollOp::AllReduce ? 1 : n);
+    row.count = bytes / hardware::nccl_type_bytes(req.type) / (req.op == hardware::CollOp::AllReduce ? 1 : n);
     TimeNs per_iteration = 0;
     if (req.astra_reference) {
         config::NetworkConfig net;
@@ -177,9 +205,11 @@ std::string collective_perf_table(const CollectivePerfRequest& req,
                                              : std::string(config::nccl_algo_name(r.choice.algo)) + "/" +
                                                    config::nccl_proto_name(r.choice.proto);
         if (!req.astra_reference && r.choice.by_aws_map) ap += " *", any_map = true;
-        std::snprintf(line, sizeof line, "%12llu  %12llu     float  %6s  %6d  %7.2f  %6.2f  %6.2f  %s\n",
+        std::snprintf(line, sizeof line, "%12llu  %12llu  %8s  %6s  %6d  %7.2f  %6.2f  %6.2f  %s\n",
                       static_cast<unsigned long long>(r.size_bytes), static_cast<unsigned long long>(r.count),
-                      reduce ? "sum" : "none", -1, r.time_us, r.algbw_gbs, r.busbw_gbs, ap.c_str());
+                      hardware::nccl_type_name(req.type),
+                      reduce ? hardware::nccl_red_op_name(req.red_op) : "none", -1, r.time_us, r.algbw_gbs,
+                      r.busbw_gbs, ap.c_str());
         out += line;
     }
     if (any_map) out += "# * algo/proto picked by aws-ofi-nccl's tuner map (p5/p5e beyond two nodes)\n";
@@ -192,6 +222,10 @@ std::string collective_perf_json(const CollectivePerfRequest& req,
     w.begin_object();
     w.field("op", hardware::coll_op_name(req.op));
     w.field("model", req.astra_reference ? "astra-sim-hgx-h100-validated" : "nccl");
+    w.field("type", hardware::nccl_type_name(req.type));
+    w.field("redop", req.op == hardware::CollOp::AllReduce || req.op == hardware::CollOp::ReduceScatter
+                         ? hardware::nccl_red_op_name(req.red_op)
+                         : "none");
     w.object_array("rows", rows, [&](const CollectivePerfRow& r) {
         w.field("size_bytes", r.size_bytes);
         w.field("time_us", r.time_us);

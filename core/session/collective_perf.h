@@ -11,6 +11,7 @@
 #include "core/base/status.h"
 #include "core/config/hardware_types.h"
 #include "core/hardware/nccl_model.h"
+#include "core/hardware/nccl_types.h"
 
 #include <cstdint>
 #include <string>
@@ -20,7 +21,8 @@ namespace astrolabe {
 
 struct CollectivePerfRow {
     uint64_t size_bytes = 0;
-    uint64_t count = 0; // elements of 4-byte floats (per rank for all-gather, reduce-scatter, all-to-all)
+    uint64_t count =
+        0; // elements of the request's type (per rank for all-gather, reduce-scatter, all-to-all)
     double time_us = 0;
     double algbw_gbs = 0;
     double busbw_gbs = 0;
@@ -32,16 +34,28 @@ struct CollectivePerfRequest {
     hardware::CollOp op = hardware::CollOp::AllReduce;
     uint64_t min_bytes = 8;
     uint64_t max_bytes = 16ull << 30;
-    uint64_t factor = 2; // nccl-tests -f: each size is the previous times this
+    uint64_t factor = 2;     // nccl-tests -f: each size is the previous times this
+    uint64_t step_bytes = 0; // nccl-tests -i: each size is the previous plus this instead (0: the factor)
+    hardware::NcclType type = hardware::NcclType::Float;   // nccl-tests -d
+    hardware::NcclRedOp red_op = hardware::NcclRedOp::Sum; // nccl-tests -o (all-reduce, reduce-scatter)
     config::NcclAlgo algo = config::NcclAlgo::Auto;
     // ASTRA-sim's "HGX-H100-validated" configuration instead of the NCCL-like model (for contrast):
     // one Switch dimension at 400 GB/s and 936.25 ns, ring, 2 active chunks, its endpoint delay.
     bool astra_reference = false;
 };
 
-// The sizes nccl-tests would run: min, min*f, ... up to max (sizes below one element per rank are skipped
-// where nccl-tests would have a zero count).
+// The sizes nccl-tests would run: min, min*f (or min+i), ... up to max, each cut as nccl-tests cuts it to a
+// whole number of elements (per rank for all-gather, reduce-scatter and all-to-all: 32 MiB of floats
+// on 80 ranks is 33554240 bytes). A size with no element per rank is skipped (nccl-tests prints a row
+// of size 0 that moves nothing).
 std::vector<uint64_t> collective_perf_sizes(const CollectivePerfRequest& req);
+
+// How many sizes the request's -b, -e and -f or -i give before that cut (what a run would cost).
+uint64_t collective_perf_size_count(const CollectivePerfRequest& req);
+
+// The system a row runs on: the request's, without NVLink SHARP where NCCL's NVLS kernels cannot do the
+// request's reduction (nccl_types.h nvls_reduces).
+config::HardwareConfig collective_perf_system(const CollectivePerfRequest& req);
 
 // Runs one row (one size) through the engine.
 Result<CollectivePerfRow> run_collective_perf_row(const CollectivePerfRequest& req, uint64_t bytes);

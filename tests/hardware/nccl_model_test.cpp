@@ -128,6 +128,95 @@ TEST_CASE("collective-perf: sizes and nccl-tests' size spellings", "[hardware]")
     CHECK_FALSE(parse_nccl_size("-1", b));
 }
 
+TEST_CASE("collective-perf: nccl-tests' cut of each size to whole elements per rank", "[hardware]") {
+    // nccl-tests runs count = size / type size elements; all-gather, reduce-scatter and all-to-all move
+    // count / ranks per rank, so their size is a multiple of ranks x type size. On 10 x 8 GPUs, 32 MiB of
+    // doubles is 52428 x 80 x 8 = 33553920 bytes: the xxrjun 10 x 8 all-gather table's first row.
+    CollectivePerfRequest req;
+    req.hardware = hgx_h100();
+    req.hardware.nodes = 10;
+    req.op = CollOp::AllGather;
+    req.type = NcclType::Double;
+    req.min_bytes = req.max_bytes = 32ull << 20;
+    REQUIRE(collective_perf_sizes(req) == std::vector<uint64_t>{33553920});
+    req.type = NcclType::Float; // 104857 x 80 x 4
+    CHECK(collective_perf_sizes(req) == std::vector<uint64_t>{33554240});
+    // Below one element per rank nccl-tests moves nothing (a row of size 0): skipped. 16 ranks of floats
+    // need 64 bytes; 8..32 go.
+    req.hardware.nodes = 2;
+    req.min_bytes = 8;
+    req.max_bytes = 128;
+    CHECK(collective_perf_sizes(req) == std::vector<uint64_t>{64, 128});
+    // All-reduce's size is count x type size: 8..32 B of doubles unchanged, 4 B skipped; -i steps by adding.
+    req.op = CollOp::AllReduce;
+    req.type = NcclType::Double;
+    req.min_bytes = 4;
+    req.max_bytes = 32;
+    CHECK(collective_perf_sizes(req) == std::vector<uint64_t>{8, 16, 32});
+    req.min_bytes = 1 << 20;
+    req.max_bytes = 4 << 20;
+    req.step_bytes = 1 << 20;
+    CHECK(collective_perf_size_count(req) == 4);
+    CHECK(collective_perf_sizes(req) == std::vector<uint64_t>{1 << 20, 2 << 20, 3 << 20, 4 << 20});
+    // The count column is elements of the type (per rank for all-gather).
+    auto row = run_collective_perf_row(req, 1 << 20);
+    REQUIRE(row.is_ok());
+    CHECK(row.value().count == (1u << 20) / 8);
+}
+
+TEST_CASE("collective-perf: NVLink SHARP reduces only what NCCL's NVLS kernels support", "[hardware]") {
+    // NCCL's ncclNvlsSupported: sum, min and max of half, bfloat16 and 32/64-bit integers; sum of float
+    // and double; nothing else (no product, no average, no 8-bit type). One HGX H100 node, 1 GiB
+    // all-reduce: NVLS where the switch can reduce (455 GB/s busbw), else NCCL's next choice, the ring
+    // at the time a forced ring takes.
+    CollectivePerfRequest req;
+    req.hardware = hgx_h100();
+    const uint64_t s = 1ull << 30;
+    auto run = [&](NcclType t, NcclRedOp op) {
+        req.type = t;
+        req.red_op = op;
+        auto row = run_collective_perf_row(req, s);
+        REQUIRE(row.is_ok());
+        return row.value();
+    };
+    const auto nvls = run(NcclType::Float, NcclRedOp::Sum);
+    CHECK(nvls.choice.algo == NcclAlgo::Nvls);
+    for (auto [t, op] : {std::pair{NcclType::Bfloat16, NcclRedOp::Max},
+                         {NcclType::Half, NcclRedOp::Min},
+                         {NcclType::Int32, NcclRedOp::Sum},
+                         {NcclType::Uint64, NcclRedOp::Max},
+                         {NcclType::Double, NcclRedOp::Sum}}) {
+        INFO(nccl_type_name(t) << " " << nccl_red_op_name(op));
+        const auto r = run(t, op);
+        CHECK(r.choice.algo == NcclAlgo::Nvls);
+        CHECK(r.time_us == nvls.time_us); // the bytes decide, not the type
+    }
+    req.type = NcclType::Float;
+    req.red_op = NcclRedOp::Sum;
+    req.algo = NcclAlgo::Ring;
+    auto ring = run_collective_perf_row(req, s);
+    REQUIRE(ring.is_ok());
+    req.algo = NcclAlgo::Auto;
+    for (auto [t, op] : {std::pair{NcclType::Float, NcclRedOp::Max},
+                         {NcclType::Double, NcclRedOp::Min},
+                         {NcclType::Bfloat16, NcclRedOp::Prod},
+                         {NcclType::Float, NcclRedOp::Avg},
+                         {NcclType::Int8, NcclRedOp::Sum},
+                         {NcclType::F8e4m3, NcclRedOp::Sum}}) {
+        INFO(nccl_type_name(t) << " " << nccl_red_op_name(op));
+        const auto r = run(t, op);
+        CHECK(r.choice.algo != NcclAlgo::Nvls);
+        CHECK(r.time_us == ring.value().time_us);
+        CHECK(r.time_us > nvls.time_us * 1.2);
+    }
+    // All-gather and all-to-all reduce nothing: their system keeps NVLink SHARP whatever -o says.
+    req.red_op = NcclRedOp::Prod;
+    req.op = CollOp::AllGather;
+    CHECK(collective_perf_system(req).nvls);
+    req.op = CollOp::ReduceScatter;
+    CHECK_FALSE(collective_perf_system(req).nvls);
+}
+
 TEST_CASE("nccl model: channels follow NCCL's per-thread thresholds", "[hardware]") {
     // One HGX node builds 16 channels. A ring LL kernel keeps 8 B x 8 ranks per thread of its 512 threads,
     // i.e. 32 KiB per channel: 8 B uses one channel, 256 KiB eight, 512 KiB and more all sixteen. Simple
