@@ -250,6 +250,19 @@ bool edit_rank_order(App& app, View& view, const std::string& path) {
 }
 
 // The generated workload: its parameters are the workload, so a share link carries a whole training step.
+// The NPUs the scenario's system has: a hardware description's GPUs (nodes x gpus_per_node, defaults 1 and
+// 8) or the product of the network's dimensions (0 without any). A microbenchmark that names no `npus`
+// spans them (run_generate_params), so its field shows this count until the user types one.
+double system_npus(const config::ScenarioDoc& doc) {
+    if (doc.has("/hardware"))
+        return doc.get_number("/hardware/nodes", 1) * doc.get_number("/hardware/gpus_per_node", 8);
+    const size_t dims = doc.array_size("/network/npus_count");
+    double n = dims ? 1 : 0;
+    for (size_t d = 0; d < dims; ++d)
+        n *= doc.get_number("/network/npus_count/" + std::to_string(d), 1);
+    return n;
+}
+
 void generate_section(App& app, View& view) {
     auto& doc = app.doc();
     const std::string g = "/workload/generate/";
@@ -274,19 +287,19 @@ void generate_section(App& app, View& view) {
                 doc.set_number(g + kv.first, kv.second);
         }
         ImGui::SameLine();
-        if (ImGui::Button("Generate a microbenchmark")) {
+        const bool microbench = ImGui::Button("Generate a microbenchmark");
+        remember(view, "scenario:generate_microbench");
+        if (microbench) {
             made = true;
             doc.erase("/workload");
             doc.set_string(g + "kind", "microbench");
             doc.set_string(g + "collective", "all_reduce");
-            doc.set_string(g + "size", "1MiB");
-            doc.set_number(g + "npus", doc.get_number("/network/npus_count/0", 8));
+            doc.set_string(g + "size", "1MiB"); // no npus: it spans the system (system_npus)
         }
         if (made) {
-            if (doc.array_size("/network/npus_count") == 1) {
-                double n = doc.get_string(g + "kind") == "microbench" ? doc.get_number(g + "npus", 8) : 8;
-                doc.set_number("/network/npus_count/0", n);
-            }
+            // The transformer's plan above needs 8 NPUs; a one-dimensional network follows it.
+            if (doc.get_string(g + "kind") == "transformer" && doc.array_size("/network/npus_count") == 1)
+                doc.set_number("/network/npus_count/0", 8);
             app.doc_changed();
         }
         return;
@@ -318,10 +331,11 @@ void generate_section(App& app, View& view) {
             doc.set_string(g + "size", buf);
             changed = true;
         }
-        changed |= num("npus", 8);
+        const double all = system_npus(doc);
+        changed |= num("npus", all >= 1 ? all : 8);
         changed |= num("repeat", 1);
         changed |= num("compute-us", 0);
-        npus = doc.get_number(g + "npus", 0);
+        npus = doc.get_number(g + "npus", all >= 1 ? all : 8);
     } else {
         std::string preset = doc.get_string(g + "preset", "(none)");
         ImGui::SetNextItemWidth(140);
@@ -378,21 +392,9 @@ void generate_section(App& app, View& view) {
     // A one-dimensional network follows the plan's NPU count; a multi-dimensional one is the user's to shape.
     if (changed && npus >= 1 && doc.array_size("/network/npus_count") == 1)
         doc.set_number("/network/npus_count/0", npus);
-    if (doc.has("/hardware")) {
-        ImGui::TextDisabled("the plan needs %.0f NPUs; the hardware has %.0f GPUs", npus,
-                            doc.get_number("/hardware/nodes", 1) *
-                                doc.get_number("/hardware/gpus_per_node", 8));
-        if (changed) app.doc_changed();
-        return;
-    }
-    ImGui::TextDisabled("the plan needs %.0f NPUs; the network has %.0f", npus,
-                        doc.array_size("/network/npus_count") ? [&] {
-                            double n = 1;
-                            for (size_t d = 0; d < doc.array_size("/network/npus_count"); ++d)
-                                n *= doc.get_number("/network/npus_count/" + std::to_string(d), 1);
-                            return n;
-                        }()
-                                                              : 0.0);
+    ImGui::TextDisabled(doc.has("/hardware") ? "the plan needs %.0f NPUs; the hardware has %.0f GPUs"
+                                             : "the plan needs %.0f NPUs; the network has %.0f",
+                        npus, system_npus(doc));
     if (changed) app.doc_changed();
 }
 
@@ -447,9 +449,10 @@ void draw_scenario_panel(App& app, View& view, Platform& platform) {
     show_problems(app.problems_for("network_model", ""));
     show_problems(app.problems_for("compute_model", ""));
 
-    if (ImGui::CollapsingHeader("Generated workload",
-                                app.doc().has("/workload/generate") ? ImGuiTreeNodeFlags_DefaultOpen : 0))
-        generate_section(app, view);
+    const bool generated_open = ImGui::CollapsingHeader(
+        "Generated workload", app.doc().has("/workload/generate") ? ImGuiTreeNodeFlags_DefaultOpen : 0);
+    remember(view, "scenario:generated");
+    if (generated_open) generate_section(app, view);
     // A real system in place of the network and system (scenario_hardware.cpp).
     if (app.doc().has("/hardware")) {
         if (ImGui::CollapsingHeader("Hardware", ImGuiTreeNodeFlags_DefaultOpen))

@@ -9,8 +9,10 @@
 //  4. "Edit in the Hardware tab" opens the tab on that description (nic_gbps 100, not a preset);
 //  5. the Search tab lists the description's keys; a grid over nic_gbps gives the CLI's log for the tab's spec;
 //  6. "Network and system instead" brings back the network and system it replaced, byte for byte;
-//  7. after another scenario is loaded, the stash is not applied to it: its own description is mapped.
-// Screenshots: build/screenshots/scenario_hardware.png, scenario_hardware_search.png.
+//  7. after another scenario is loaded, the stash is not applied to it: its own description is mapped;
+//  8. "Generate a microbenchmark" names no npus: it spans the description's GPUs (8, then 16 with nodes 2).
+// Screenshots: build/screenshots/scenario_hardware.png, scenario_hardware_search.png,
+// scenario_hardware_microbench.png.
 'use strict';
 const fs = require('fs');
 const os = require('os');
@@ -128,6 +130,32 @@ async function scenarioHardwareChecks({ browser, base, cli, check, shotsDir }) {
     JSON.stringify(sc.network.bandwidth) !== JSON.stringify(before.network.bandwidth),
   'scenario hardware: after another scenario is loaded, leaving its description maps it (not the first ' +
     'scenario\'s stashed network)', JSON.stringify(sc.network));
+
+  // 8. A microbenchmark made with the mouse names no npus and spans the system: on one node it has 8 ranks;
+  // with nodes typed up to 2 the same scenario runs 16, the CLI's run of it to the ns.
+  const oneNode = { workload: { sample: 'allreduce_ring8' },
+    hardware: { gpu: 'H100-SXM', nodes: 1, gpus_per_node: 8, nics_per_node: 8, nic_gbps: 400, fabric: 'infiniband' } };
+  const loadedOne = await page.evaluate((s) => window.astrolabe.loadScenario(s), oneNode);
+  await clickWidget(page, 'scenario:generated');
+  await clickWidget(page, 'scenario:generate_microbench');
+  sc = await page.evaluate(() => window.astrolabe.scenario());
+  report = await page.evaluate(async () => (await window.astrolabe.run(), window.astrolabe.report()));
+  const gen = sc.workload && sc.workload.generate;
+  check(loadedOne.ok && gen && gen.kind === 'microbench' && !('npus' in gen) && report.complete &&
+    report.npus.length === 8,
+  'scenario hardware: "Generate a microbenchmark" names no npus and runs on the node\'s 8 GPUs',
+  JSON.stringify(sc) + ' npus ' + (report.npus || []).length);
+  await typeInto(page, 'scenario:hardware:nodes', '2');
+  sc = await page.evaluate(() => window.astrolabe.scenario());
+  report = await page.evaluate(async () => (await window.astrolabe.run(), window.astrolabe.report()));
+  const twoNodes = cliTotal(cli, sc, 'scenario-hw-microbench');
+  check(sc.hardware.nodes === 2 && !('npus' in sc.workload.generate) && report.complete &&
+    report.npus.length === 16 && report.total_ns === twoNodes,
+  'scenario hardware: with nodes 2 typed in, the microbenchmark spans 16 GPUs, the CLI\'s run (' + twoNodes + ' ns)',
+  JSON.stringify(sc) + ' page ' + report.total_ns + ' on ' + (report.npus || []).length);
+  await page.mouse.move(20, 780);
+  await page.waitForTimeout(200);
+  await page.screenshot({ path: path.join(shotsDir, 'scenario_hardware_microbench.png') });
   check(errors.length === 0, 'scenario hardware: no script errors', errors.join('\n'));
   await context.close();
 }
