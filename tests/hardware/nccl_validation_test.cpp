@@ -176,8 +176,13 @@ const Bound kBeyond[] = {
     {"nccltests309-gjaion_h100_2node_all_reduce", 0.040, 0},         // 3.9 % / - %
     {"nccltests309-gjaion_h100_4node_all_reduce", 0.165, 0},         // 16.0 % / - %
     {"nccltests309-gjaion_h100_8node_all_reduce", 0.095, 0},         // 9.1 % / - %
+    {"msft-superbench_a100_1node_all_gather", 0.125, 0.020},         // 12.0 % / 1.8 %
+    {"msft-superbench_a100_1node_all_reduce", 0.040, 0.020},         // 3.8 % / 1.8 %
+    {"msft-superbench_a100_1node_all_to_all", 0.025, 0.345},         // 2.3 % / 34.4 %
+    {"msft-superbench_a100_1node_reduce_scatter", 0.045, 0.015},     // 4.3 % / 1.2 %
     {"nccltests309-vmware_h100_4node_all_reduce", 0.045, 0.125},     // 4.4 % / 12.4 %
     {"ocijp-bmh100_h100_2node_all_reduce", 0.005, 0},                // 0.2 % / - %
+    {"ocioke_a100_2node_all_reduce", 0.165, 0.080},                  // 16.3 % / 7.5 %
     {"vpbench_h100_4node_all_gather", 0.170, 0.195},                 // 16.6 % / 19.0 %
     {"vpbench_h100_4node_all_reduce", 0.065, 0.105},                 // 6.1 % / 10.1 %
     {"xxrjun_c00_N2_G2_cnode4-005_cnode4-007_all_to_all", 0.235, 0}, // 23.2 % / - %
