@@ -213,6 +213,13 @@ std::string collective_perf_table(const CollectivePerfRequest& req,
         out += line;
     }
     if (any_map) out += "# * algo/proto picked by aws-ofi-nccl's tuner map (p5/p5e beyond two nodes)\n";
+    // nccl-tests' closing line: the mean bus bandwidth over the rows (its in-place rows are the same here).
+    double sum = 0;
+    for (const auto& r : rows)
+        sum += r.busbw_gbs;
+    std::snprintf(line, sizeof line, "# Avg bus bandwidth    : %g\n#\n",
+                  rows.empty() ? 0.0 : sum / double(rows.size()));
+    out += line;
     return out;
 }
 

@@ -162,6 +162,13 @@ TEST_CASE("collective-perf: nccl-tests' cut of each size to whole elements per r
     auto row = run_collective_perf_row(req, 1 << 20);
     REQUIRE(row.is_ok());
     CHECK(row.value().count == (1u << 20) / 8);
+    // The table closes as nccl-tests' does, with the mean bus bandwidth of its rows: 2 and 4 GB/s give 3.
+    std::vector<CollectivePerfRow> rows(2);
+    rows[0].busbw_gbs = 2;
+    rows[1].busbw_gbs = 4;
+    const std::string table = collective_perf_table(req, rows);
+    CHECK(table.find("\n# Avg bus bandwidth    : 3\n#\n") != std::string::npos);
+    CHECK(table.find("    double     sum") != std::string::npos); // -d double, -o sum in their columns
 }
 
 TEST_CASE("collective-perf: NVLink SHARP reduces only what NCCL's NVLS kernels support", "[hardware]") {
