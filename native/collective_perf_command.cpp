@@ -94,6 +94,7 @@ int collective_perf_command(const std::vector<std::string>& argv_in) {
                      std::to_string(kMaxSizes) + " are run (a larger -i, or -f)");
     if (a.has("datatype") && !hardware::parse_nccl_type(a.get("datatype"), req.type))
         problems.merge(check_choice("-d", a.get("datatype"), hardware::nccl_type_names()));
+    req.cut_sizes = a.has("datatype");
     if (a.has("redop") && !hardware::parse_nccl_red_op(a.get("redop"), req.red_op))
         problems.merge(check_choice("-o", a.get("redop"), hardware::nccl_red_op_names()));
     for (const char* key : {"iters", "warmup_iters", "check"}) {

@@ -124,7 +124,7 @@ std::vector<uint64_t> collective_perf_sizes(const CollectivePerfRequest& req) {
         req.op == hardware::CollOp::AllReduce ? 1 : std::max<uint32_t>(1, req.hardware.ranks());
     uint64_t s = req.min_bytes;
     for (uint64_t i = 0; i < count; ++i) {
-        const uint64_t cut = s / type_bytes / per * per * type_bytes;
+        const uint64_t cut = req.cut_sizes ? s / type_bytes / per * per * type_bytes : s;
         if (cut > 0) out.push_back(cut);
         s = req.step_bytes > 0 ? s + req.step_bytes : s * f;
     }

@@ -36,7 +36,10 @@ struct CollectivePerfRequest {
     uint64_t max_bytes = 16ull << 30;
     uint64_t factor = 2;     // nccl-tests -f: each size is the previous times this
     uint64_t step_bytes = 0; // nccl-tests -i: each size is the previous plus this instead (0: the factor)
-    hardware::NcclType type = hardware::NcclType::Float;   // nccl-tests -d
+    hardware::NcclType type = hardware::NcclType::Float; // nccl-tests -d
+    // -d was given: cut each size to whole elements of `type` per rank, as nccl-tests does. Without it the
+    // sizes are taken as asked (a table's own sizes, already cut for whatever type it ran, stay as they are).
+    bool cut_sizes = false;
     hardware::NcclRedOp red_op = hardware::NcclRedOp::Sum; // nccl-tests -o (all-reduce, reduce-scatter)
     config::NcclAlgo algo = config::NcclAlgo::Auto;
     // ASTRA-sim's "HGX-H100-validated" configuration instead of the NCCL-like model (for contrast):
@@ -44,10 +47,10 @@ struct CollectivePerfRequest {
     bool astra_reference = false;
 };
 
-// The sizes nccl-tests would run: min, min*f (or min+i), ... up to max, each cut as nccl-tests cuts it to a
-// whole number of elements (per rank for all-gather, reduce-scatter and all-to-all: 32 MiB of floats
-// on 80 ranks is 33554240 bytes). A size with no element per rank is skipped (nccl-tests prints a row
-// of size 0 that moves nothing).
+// The sizes nccl-tests would run: min, min*f (or min+i), ... up to max. With cut_sizes each is cut as
+// nccl-tests cuts it to a whole number of elements (per rank for all-gather, reduce-scatter and all-to-all:
+// 32 MiB of doubles on 80 ranks is 33553920 bytes), and a size with no element per rank is skipped
+// (nccl-tests prints a row of size 0 that moves nothing).
 std::vector<uint64_t> collective_perf_sizes(const CollectivePerfRequest& req);
 
 // How many sizes the request's -b, -e and -f or -i give before that cut (what a run would cost).

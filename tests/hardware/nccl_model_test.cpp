@@ -138,6 +138,8 @@ TEST_CASE("collective-perf: nccl-tests' cut of each size to whole elements per r
     req.op = CollOp::AllGather;
     req.type = NcclType::Double;
     req.min_bytes = req.max_bytes = 32ull << 20;
+    CHECK(collective_perf_sizes(req) == std::vector<uint64_t>{32ull << 20}); // without -d: as asked
+    req.cut_sizes = true;
     REQUIRE(collective_perf_sizes(req) == std::vector<uint64_t>{33553920});
     req.type = NcclType::Float; // 104857 x 80 x 4
     CHECK(collective_perf_sizes(req) == std::vector<uint64_t>{33554240});

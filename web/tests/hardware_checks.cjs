@@ -96,11 +96,11 @@ async function hardwareChecks({ browser, base, cli, samplesDir, check }) {
   await pick(page, 'efa_transport', 'sendrecv');
   panel = await page.evaluate(() => window.astrolabe.hardwarePanel());
   const sendrecvRows = cliRowsEdited(cli, p5Path, { efa_transport: 'sendrecv' }, 'all_gather');
-  // The smallest all-gather on 16 GPUs (64 B, one float per rank) is a ring/LL with one network step:
-  // send/receive's LL crossing takes 70 us where RDMA writes take 20, so 50 us more.
-  check(sameRows(panel.rows, sendrecvRows) && panel.rows[0].size_bytes === 64 &&
+  // The smallest all-gather (8 B) is a ring/LL with one network step: send/receive's LL crossing takes
+  // 70 us where RDMA writes take 20, so 50 us more.
+  check(sameRows(panel.rows, sendrecvRows) && panel.rows[0].size_bytes === 8 &&
     Math.abs(panel.rows[0].time_us - rdmaRows[0].time_us - 50) < 0.5,
-    'Hardware tab: efa_transport sendrecv picked with the mouse gives the CLI\'s rows, 50 us slower at 64 B',
+    'Hardware tab: efa_transport sendrecv picked with the mouse gives the CLI\'s rows, 50 us slower at 8 B',
     JSON.stringify(panel).slice(0, 300));
   await page.screenshot({ path: path.join(shots, 'hardware_p5_sendrecv.png') });
 
