@@ -21,24 +21,27 @@ const char* nccl_red_op_name(NcclRedOp op) {
     return nccl_red_op_names()[static_cast<size_t>(op)].c_str();
 }
 
-bool parse_nccl_type(const std::string& s, NcclType& out) {
-    const auto& names = nccl_type_names();
+namespace {
+
+// `out` = the enum value at `s`'s position in `names` (both lists are in enum order).
+template <typename E>
+bool parse_name(const std::vector<std::string>& names, const std::string& s, E& out) {
     for (size_t i = 0; i < names.size(); ++i)
         if (s == names[i]) {
-            out = static_cast<NcclType>(i);
+            out = static_cast<E>(i);
             return true;
         }
     return false;
 }
 
+} // namespace
+
+bool parse_nccl_type(const std::string& s, NcclType& out) {
+    return parse_name(nccl_type_names(), s, out);
+}
+
 bool parse_nccl_red_op(const std::string& s, NcclRedOp& out) {
-    const auto& names = nccl_red_op_names();
-    for (size_t i = 0; i < names.size(); ++i)
-        if (s == names[i]) {
-            out = static_cast<NcclRedOp>(i);
-            return true;
-        }
-    return false;
+    return parse_name(nccl_red_op_names(), s, out);
 }
 
 uint32_t nccl_type_bytes(NcclType t) {
