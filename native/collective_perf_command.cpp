@@ -122,13 +122,11 @@ int collective_perf_command(const std::vector<std::string>& argv_in) {
     req.cut_sizes = a.has("datatype");
     if (a.has("redop") && !hardware::parse_nccl_red_op(a.get("redop"), req.red_op))
         problems.merge(check_choice("-o", a.get("redop"), hardware::nccl_red_op_names()));
-    for (const char* key : {"iters", "warmup_iters", "check"}) {
-        uint64_t v = 0;
-        if (a.has(key) && !generate::parse_size(a.get(key), v))
-            problems.add(std::string(key == std::string("iters")          ? "-n"
-                                     : key == std::string("warmup_iters") ? "-w"
-                                                                          : "-c") +
-                         ": '" + a.get(key) + "'; a whole number was expected");
+    // Accepted for nccl-tests' command lines, checked, and without effect (docs/cli.md).
+    for (auto [key, flag] : {std::pair{"iters", "-n"}, {"warmup_iters", "-w"}, {"check", "-c"}}) {
+        const std::string v = a.get(key, "0");
+        if (v.empty() || v.size() > 9 || v.find_first_not_of("0123456789") != std::string::npos)
+            problems.add(std::string(flag) + ": '" + v + "'; a whole number was expected");
     }
     std::string algo = a.get("algo", "");
     if (!algo.empty()) {
