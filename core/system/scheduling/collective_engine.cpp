@@ -3,6 +3,7 @@
 #include "core/base/assert.h"
 #include "core/base/fifo.h"
 #include "core/system/collectives/ring.h"
+#include "core/system/scheduling/reduce_cost.h"
 
 #include <algorithm>
 
@@ -172,10 +173,7 @@ uint32_t CollectiveEngine::new_stream(uint32_t npu) {
 }
 
 uint64_t CollectiveEngine::mem_cost(uint64_t bytes) const {
-    if (sys_.local_mem_bw_gbps <= 0) return 0;
-    // One write and two reads of local memory, each truncated to whole ns (bytes / (GB/s) = ns at 1e9).
-    const TimeNs one = time_from_ns(static_cast<double>(bytes) / sys_.local_mem_bw_gbps);
-    return time_add(one, time_add(one, one));
+    return reduce_mem_ns(bytes, sys_.local_mem_bw_gbps);
 }
 
 // [SECTION] starting a collective: chunks and streams

@@ -1,6 +1,7 @@
 #include "core/system/scheduling/fast_ring.h"
 
 #include "core/base/assert.h"
+#include "core/system/scheduling/reduce_cost.h"
 
 #include <algorithm>
 #include <functional>
@@ -56,11 +57,7 @@ bool ring_template(const PhaseSpec& spec, uint64_t chunk, uint32_t endpoint_dela
     // local ring), then for a packet to reduce 3 * floor(bytes / local-mem-bw).
     auto delay = [&](const Recorder& r) {
         const TimeNs endpoint = spec.local ? 10 : endpoint_delay_ns;
-        TimeNs reduce = 0;
-        if (r.processed && local_mem_bw_gbps > 0) {
-            const TimeNs one = time_from_ns(static_cast<double>(r.bundle_bytes) / local_mem_bw_gbps);
-            reduce = time_add(one, time_add(one, one));
-        }
+        const TimeNs reduce = r.processed ? reduce_mem_ns(r.bundle_bytes, local_mem_bw_gbps) : 0;
         // A reduction of 0 ns runs in the endpoint delay's bucket event, so that one is the last.
         out.last_stage.push_back(reduce > 0 ? reduce : endpoint);
         out.max_stage = std::max(out.max_stage, std::max(endpoint, reduce));
