@@ -187,8 +187,7 @@ std::vector<std::pair<std::string, std::string>> run_generate_params(const confi
     };
     // The system's NPUs: a description's GPUs (its network is mapped later, when the session opens) or the
     // network's.
-    const uint64_t system =
-        s.hardware ? uint64_t(s.hardware->nodes) * s.hardware->gpus_per_node : s.network.npus();
+    const uint64_t system = s.hardware ? s.hardware->ranks() : s.network.npus();
     if (s.workload_kind == config::Scenario::WorkloadKind::Generate && s.workload == "microbench" &&
         !named("npus") && system > 0)
         params.emplace_back("npus", std::to_string(system));
