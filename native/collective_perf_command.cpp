@@ -7,7 +7,6 @@
 #include "native/args.h"
 #include "native/command_args.h"
 #include "native/commands.h"
-#include "native/suggest.h"
 
 #include <cstdio>
 
@@ -37,31 +36,6 @@ const std::vector<OptionSpec> kOptions = {
     {"json", false, nullptr, "print {\"rows\": [{size_bytes, time_us, algbw_gbs, busbw_gbs}, ...]}"},
     {"help", false, nullptr, "this text"},
 };
-
-// -d's problem: nccl-tests' spellings, and for the other common names of a type (bf16, fp32, ...) the
-// one nccl-tests uses, which edit distance alone would not find.
-Status type_problem(const std::string& typed) {
-    static const std::pair<const char*, const char*> kOtherNames[] = {{"bf16", "bfloat16"},
-                                                                      {"fp16", "half"},
-                                                                      {"float16", "half"},
-                                                                      {"f16", "half"},
-                                                                      {"fp32", "float"},
-                                                                      {"float32", "float"},
-                                                                      {"f32", "float"},
-                                                                      {"fp64", "double"},
-                                                                      {"float64", "double"},
-                                                                      {"f64", "double"},
-                                                                      {"fp8", "f8e4m3 or f8e5m2"},
-                                                                      {"e4m3", "f8e4m3"},
-                                                                      {"e5m2", "f8e5m2"},
-                                                                      {"i8", "int8"},
-                                                                      {"u8", "uint8"}};
-    for (const auto& [other, name] : kOtherNames)
-        if (typed == other)
-            return Status::error("-d: '" + typed + "'; " + join_choices(hardware::nccl_type_names()) +
-                                 " was expected (nccl-tests calls it " + name + ")");
-    return check_choice("-d", typed, hardware::nccl_type_names());
-}
 
 } // namespace
 
@@ -118,10 +92,10 @@ int collective_perf_command(const std::vector<std::string>& argv_in) {
                      std::to_string(collective_perf_size_count(req)) + " sizes; at most " +
                      std::to_string(kMaxSizes) + " are run (a larger -i, or -f)");
     if (a.has("datatype") && !hardware::parse_nccl_type(a.get("datatype"), req.type))
-        problems.merge(type_problem(a.get("datatype")));
+        problems.add(hardware::nccl_type_problem("-d", a.get("datatype")));
     req.cut_sizes = a.has("datatype");
     if (a.has("redop") && !hardware::parse_nccl_red_op(a.get("redop"), req.red_op))
-        problems.merge(check_choice("-o", a.get("redop"), hardware::nccl_red_op_names()));
+        problems.add(hardware::nccl_red_op_problem("-o", a.get("redop")));
     // Accepted for nccl-tests' command lines, checked, and without effect (docs/cli.md).
     for (auto [key, flag] : {std::pair{"iters", "-n"}, {"warmup_iters", "-w"}, {"check", "-c"}}) {
         const std::string v = a.get(key, "0");

@@ -24,11 +24,13 @@ float field_width(float want) {
 
 // A combo over `names`; true when the choice changed. A value outside the list shows `other`.
 bool combo(View& view, const char* label, const char* id, int& value, const std::vector<std::string>& names,
-           const char* other = "") {
+           const char* other = "", float width = 250) {
     bool changed = false;
-    ImGui::SetNextItemWidth(field_width(250));
+    ImGui::SetNextItemWidth(field_width(width));
     const bool known = value >= 0 && value < static_cast<int>(names.size());
-    if (ImGui::BeginCombo(label, known ? names[static_cast<size_t>(value)].c_str() : other)) {
+    // Tall enough for every name (nccl-tests' twelve types): each is clickable without scrolling.
+    if (ImGui::BeginCombo(label, known ? names[static_cast<size_t>(value)].c_str() : other,
+                          ImGuiComboFlags_HeightLargest)) {
         for (int i = 0; i < static_cast<int>(names.size()); ++i) {
             if (ImGui::Selectable(names[static_cast<size_t>(i)].c_str(), i == value)) {
                 changed = value != i;
@@ -218,13 +220,34 @@ void draw_hardware_panel(App& app, View& view) {
     ImGui::Separator();
     int op = static_cast<int>(hs.op());
     if (combo(view, "collective", "collective", op,
-              {"all_reduce", "all_gather", "reduce_scatter", "all_to_all"}))
+              {"all_reduce", "all_gather", "reduce_scatter", "all_to_all"}, "", 160))
         hs.op() = static_cast<hardware::CollOp>(op), changed = true;
+    // nccl-tests' -d and -o: the reduction decides whether NVLink SHARP can run it (nvls_reduces).
+    // On the collective's line: the three are what nccl-tests' command line names.
+    int type = static_cast<int>(hs.type());
+    ImGui::SameLine();
+    if (combo(view, "type", "type", type, hardware::nccl_type_names(), "", 110))
+        hs.type() = static_cast<hardware::NcclType>(type), changed = true;
+    const bool reduces = hs.op() == hardware::CollOp::AllReduce || hs.op() == hardware::CollOp::ReduceScatter;
+    if (reduces) {
+        int red = static_cast<int>(hs.red_op());
+        ImGui::SameLine();
+        if (combo(view, "redop", "redop", red, hardware::nccl_red_op_names(), "", 80))
+            hs.red_op() = static_cast<hardware::NcclRedOp>(red), changed = true;
+    }
     if (ImGui::Checkbox("ASTRA-sim HGX-H100-validated for contrast", &hs.reference())) changed = true;
     remember(view, "reference");
     if (changed) hs.changed();
 
     show_problems(hs.problems().problems());
+    if (hs.problems().is_ok() && hs.nvls_unusable()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        ImGui::TextWrapped("NVLink SHARP cannot %s %s: NCCL's NVLS kernels add, or take the min or max of, "
+                           "32/64-bit integers, half and bfloat16, and add float and double. This curve "
+                           "runs without NVLS.",
+                           hardware::nccl_red_op_name(hs.red_op()), hardware::nccl_type_name(hs.type()));
+        ImGui::PopStyleColor();
+    }
     if (!hs.rows().empty()) {
         const auto& big = hs.rows().back();
         ImGui::Text("%u GPUs: %s B in %.1f us, busbw %.1f GB/s (%s/%s%s)", hw.ranks(),

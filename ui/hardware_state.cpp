@@ -76,6 +76,9 @@ void HardwareState::changed() {
     req.hardware = parsed.value();
     req.op = op_;
     req.algo = algo_;
+    req.type = type_;
+    req.cut_sizes = true; // the tab always names a type: its sizes are nccl-tests' for it
+    req.red_op = red_op_;
     auto rows = run_collective_perf(req);
     if (!rows.is_ok()) {
         problems_ = rows.status();
@@ -87,6 +90,15 @@ void HardwareState::changed() {
         auto ref = run_collective_perf(req);
         if (ref.is_ok()) reference_rows_ = std::move(ref.value());
     }
+}
+
+bool HardwareState::nvls_unusable() const {
+    CollectivePerfRequest req;
+    req.hardware = hw_;
+    req.op = op_;
+    req.type = type_;
+    req.red_op = red_op_;
+    return hw_.nvls && !collective_perf_system(req).nvls;
 }
 
 std::string HardwareState::summary_json() const {
@@ -104,6 +116,9 @@ std::string HardwareState::summary_json() const {
     w.end_object();
     w.field("op", hardware::coll_op_name(op_));
     w.field("algo", config::nccl_algo_name(algo_));
+    w.field("type", hardware::nccl_type_name(type_));
+    w.field("redop", hardware::nccl_red_op_name(red_op_));
+    w.field("nvls_unusable", nvls_unusable());
     w.key("problems").begin_array();
     for (const auto& p : problems_.problems())
         w.value(p);
@@ -119,29 +134,33 @@ std::string HardwareState::summary_json() const {
     return w.str();
 }
 
-Result<std::string> collective_perf_from_text(const std::string& hardware_json, const std::string& op,
-                                              const std::string& algo, const std::string& min_bytes,
-                                              const std::string& max_bytes, bool astra_reference) {
+Result<std::string> collective_perf_from_text(const CollectivePerfText& args) {
     Status problems;
     CollectivePerfRequest req;
-    req.astra_reference = astra_reference;
-    auto hw = config::parse_hardware_json(hardware_json, "hardware");
+    req.astra_reference = args.astra_reference;
+    auto hw = config::parse_hardware_json(args.hardware_json, "hardware");
     if (hw.is_ok())
         req.hardware = hw.value();
     else
         problems.merge(hw.status());
-    if (!hardware::parse_coll_op(op, req.op))
-        problems.add("op: '" + op + "'; all_reduce, all_gather, reduce_scatter or all_to_all was expected");
+    if (!hardware::parse_coll_op(args.op, req.op))
+        problems.add("op: '" + args.op +
+                     "'; all_reduce, all_gather, reduce_scatter or all_to_all was expected");
     const char* algos[] = {"auto", "ring", "tree", "nvls", "nvls_tree", "collnet"};
-    bool found = algo.empty();
+    bool found = args.algo.empty();
     for (int i = 0; i < 6; ++i)
-        if (algo == algos[i]) req.algo = static_cast<config::NcclAlgo>(i), found = true;
+        if (args.algo == algos[i]) req.algo = static_cast<config::NcclAlgo>(i), found = true;
     if (!found)
-        problems.add("algo: '" + algo + "'; auto, ring, tree, nvls, nvls_tree or collnet was expected");
-    if (!min_bytes.empty() && !parse_nccl_size(min_bytes, req.min_bytes))
-        problems.add("minBytes: '" + min_bytes + "'; a size such as 8, 64K, 16G was expected");
-    if (!max_bytes.empty() && !parse_nccl_size(max_bytes, req.max_bytes))
-        problems.add("maxBytes: '" + max_bytes + "'; a size such as 8, 64K, 16G was expected");
+        problems.add("algo: '" + args.algo + "'; auto, ring, tree, nvls, nvls_tree or collnet was expected");
+    if (!args.min_bytes.empty() && !parse_nccl_size(args.min_bytes, req.min_bytes))
+        problems.add("minBytes: '" + args.min_bytes + "'; a size such as 8, 64K, 16G was expected");
+    if (!args.max_bytes.empty() && !parse_nccl_size(args.max_bytes, req.max_bytes))
+        problems.add("maxBytes: '" + args.max_bytes + "'; a size such as 8, 64K, 16G was expected");
+    if (!args.type.empty() && !hardware::parse_nccl_type(args.type, req.type))
+        problems.add(hardware::nccl_type_problem("type", args.type));
+    req.cut_sizes = !args.type.empty();
+    if (!args.red_op.empty() && !hardware::parse_nccl_red_op(args.red_op, req.red_op))
+        problems.add(hardware::nccl_red_op_problem("redop", args.red_op));
     if (problems.is_ok() && req.hardware.ranks() < 2)
         problems.add("hardware: nodes x gpus_per_node is 1; a collective needs two or more GPUs");
     if (!problems.is_ok()) return problems;

@@ -28,6 +28,12 @@ public:
     config::HardwareConfig& hardware() { return hw_; }
     hardware::CollOp& op() { return op_; }
     config::NcclAlgo& algo() { return algo_; }
+    // nccl-tests' -d and -o: the element type (sizes are cut to whole elements per rank, as nccl-tests cuts
+    // them) and the reduction; together they decide whether NVLink SHARP can reduce (nvls_reduces).
+    hardware::NcclType& type() { return type_; }
+    hardware::NcclRedOp& red_op() { return red_op_; }
+    // The description has NVLink SHARP but this type and reduction cannot use it: the curve runs without.
+    bool nvls_unusable() const;
     bool& reference() { return reference_; } // also draw ASTRA-sim's HGX-H100-validated curve
 
     // After any edit: validates the description with the CLI's parser and recomputes the curves.
@@ -46,17 +52,25 @@ private:
     config::HardwareConfig hw_;
     hardware::CollOp op_ = hardware::CollOp::AllReduce;
     config::NcclAlgo algo_ = config::NcclAlgo::Auto;
+    hardware::NcclType type_ = hardware::NcclType::Float;
+    hardware::NcclRedOp red_op_ = hardware::NcclRedOp::Sum;
     bool reference_ = false;
     Status problems_;
     std::vector<CollectivePerfRow> rows_;
     std::vector<CollectivePerfRow> reference_rows_;
 };
 
-// window.astrolabe.collectivePerf: a hardware description's text, the collective and algorithm by name,
-// nccl-tests' -b/-e spellings, ASTRA-sim's reference or not -> collective-perf's JSON (the CLI's --json),
-// or every problem, as the CLI would name them.
-Result<std::string> collective_perf_from_text(const std::string& hardware_json, const std::string& op,
-                                              const std::string& algo, const std::string& min_bytes,
-                                              const std::string& max_bytes, bool astra_reference);
+// window.astrolabe.collectivePerf's arguments, as text (an empty field is the CLI's default).
+struct CollectivePerfText {
+    std::string hardware_json; // an astrolabe.hardware/1 description
+    std::string op = "all_reduce";
+    std::string algo = "auto";
+    std::string min_bytes, max_bytes; // nccl-tests' spellings: 8, 64K, 16G
+    std::string type, red_op;         // nccl-tests' -d and -o; a type cuts the sizes as -d does
+    bool astra_reference = false;
+};
+
+// The arguments -> collective-perf's JSON (the CLI's --json), or every problem, as the CLI would name them.
+Result<std::string> collective_perf_from_text(const CollectivePerfText& args);
 
 } // namespace astrolabe::ui

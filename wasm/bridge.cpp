@@ -95,9 +95,18 @@ extern "C" {
 // The Hardware tab and collective-perf (ui/hardware_state.h): JSON text out, {"error": ...} on bad input.
 EMSCRIPTEN_KEEPALIVE const char* astro_collective_perf(const char* hw, const char* op, const char* algo,
                                                        const char* min_bytes, const char* max_bytes,
-                                                       int reference) {
+                                                       const char* type, const char* red_op, int reference) {
     static std::string out;
-    auto r = astrolabe::ui::collective_perf_from_text(hw, op, algo, min_bytes, max_bytes, reference != 0);
+    astrolabe::ui::CollectivePerfText args;
+    args.hardware_json = hw;
+    args.op = op;
+    args.algo = algo;
+    args.min_bytes = min_bytes;
+    args.max_bytes = max_bytes;
+    args.type = type;
+    args.red_op = red_op;
+    args.astra_reference = reference != 0;
+    auto r = astrolabe::ui::collective_perf_from_text(args);
     out = r.is_ok() ? r.value() : "{\"error\": " + astrolabe::JsonWriter::escape(r.status().message()) + "}";
     return out.c_str();
 }

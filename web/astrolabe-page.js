@@ -190,12 +190,13 @@
     timeline() { requireReady(); const t = cstr(Module._astro_timeline()); return t ? JSON.parse(t) : null; },
     problems() { requireReady(); return problems(); },
     // nccl-tests' table for a hardware description, simulated (docs/hardware.md); opts: op, algo,
-    // minBytes, maxBytes (nccl-tests spellings: 8, 64K, 16G), reference ('astra-sim'). Resolves to the rows.
+    // minBytes, maxBytes (nccl-tests spellings: 8, 64K, 16G), type and redop (nccl-tests' -d and -o; a type
+    // cuts the sizes to whole elements per rank, as -d does), reference ('astra-sim'). Returns the rows.
     collectivePerf(hardware, opts = {}) {
       requireReady();
       const hw = typeof hardware === 'string' ? hardware : JSON.stringify(hardware);
       const args = [hw, opts.op || 'all_reduce', opts.algo || 'auto', String(opts.minBytes || '8'),
-        String(opts.maxBytes || '16G')];
+        String(opts.maxBytes || '16G'), opts.type || '', opts.redop || ''];
       const ptrs = args.map((a) => { const n = Module.lengthBytesUTF8(a) + 1; const p = Module._malloc(n); Module.stringToUTF8(a, p, n); return p; });
       try {
         const out = JSON.parse(cstr(Module._astro_collective_perf(...ptrs, opts.reference === 'astra-sim' ? 1 : 0)));

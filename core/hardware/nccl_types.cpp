@@ -1,16 +1,61 @@
 #include "core/hardware/nccl_types.h"
 
+#include "core/config/spellings.h"
+
+#include <utility>
+
 namespace astrolabe::hardware {
 
+namespace {
+
+const char* const kTypeNames[] = {"int8", "uint8", "int32",  "uint32",   "int64",  "uint64",
+                                  "half", "float", "double", "bfloat16", "f8e4m3", "f8e5m2"};
+const char* const kRedOpNames[] = {"sum", "prod", "max", "min", "avg"};
+
+template <size_t N>
+config::SpellingTable table(const char* const (&names)[N]) {
+    return {names, N};
+}
+
+} // namespace
+
 const std::vector<std::string>& nccl_type_names() {
-    static const std::vector<std::string> names = {"int8", "uint8", "int32",  "uint32",   "int64",  "uint64",
-                                                   "half", "float", "double", "bfloat16", "f8e4m3", "f8e5m2"};
+    static const std::vector<std::string> names = config::names_of(table(kTypeNames));
     return names;
 }
 
 const std::vector<std::string>& nccl_red_op_names() {
-    static const std::vector<std::string> names = {"sum", "prod", "max", "min", "avg"};
+    static const std::vector<std::string> names = config::names_of(table(kRedOpNames));
     return names;
+}
+
+std::string nccl_type_problem(std::string_view key, std::string_view typed) {
+    static const std::pair<const char*, const char*> kOtherNames[] = {{"bf16", "bfloat16"},
+                                                                      {"fp16", "half"},
+                                                                      {"float16", "half"},
+                                                                      {"f16", "half"},
+                                                                      {"fp32", "float"},
+                                                                      {"float32", "float"},
+                                                                      {"f32", "float"},
+                                                                      {"fp64", "double"},
+                                                                      {"float64", "double"},
+                                                                      {"f64", "double"},
+                                                                      {"fp8", "f8e4m3 or f8e5m2"},
+                                                                      {"e4m3", "f8e4m3"},
+                                                                      {"e5m2", "f8e5m2"},
+                                                                      {"i8", "int8"},
+                                                                      {"u8", "uint8"}};
+    const std::string head = std::string(key) + ": '" + std::string(typed) + "'; ";
+    for (const auto& [other, name] : kOtherNames)
+        if (typed == other)
+            return head + config::expected_names(table(kTypeNames)) + " was expected (nccl-tests calls it " +
+                   name + ")";
+    return head + config::expected_choice(table(kTypeNames), typed);
+}
+
+std::string nccl_red_op_problem(std::string_view key, std::string_view typed) {
+    return std::string(key) + ": '" + std::string(typed) + "'; " +
+           config::expected_choice(table(kRedOpNames), typed);
 }
 
 const char* nccl_type_name(NcclType t) {

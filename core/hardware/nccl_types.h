@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace astrolabe::hardware {
@@ -33,6 +34,12 @@ const char* nccl_type_name(NcclType t);
 const char* nccl_red_op_name(NcclRedOp op);
 bool parse_nccl_type(const std::string& s, NcclType& out);
 bool parse_nccl_red_op(const std::string& s, NcclRedOp& out);
+
+// The problem with a type or reduction spelt `typed` for the flag or key `key` (-d, type, ...): "key:
+// 'typed'; int8, ... was expected" and nccl-tests' own name for another common name of a type (bf16, fp32,
+// fp8, ...: "nccl-tests calls it bfloat16", which edit distance would not find), else the nearest spelling.
+std::string nccl_type_problem(std::string_view key, std::string_view typed);
+std::string nccl_red_op_problem(std::string_view key, std::string_view typed);
 
 uint32_t nccl_type_bytes(NcclType t);
 

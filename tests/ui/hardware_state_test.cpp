@@ -49,17 +49,83 @@ TEST_CASE("hardware tab: the description round-trips through its JSON", "[hardwa
 }
 
 TEST_CASE("collectivePerf from text: rows, and every problem named", "[hardware][ui]") {
-    auto ok =
-        ui::collective_perf_from_text(R"({"gpu": "H100-SXM"})", "all_gather", "ring", "1M", "4M", false);
+    ui::CollectivePerfText args;
+    args.hardware_json = R"({"gpu": "H100-SXM"})";
+    args.op = "all_gather";
+    args.algo = "ring";
+    args.min_bytes = "1M";
+    args.max_bytes = "4M";
+    auto ok = ui::collective_perf_from_text(args);
     REQUIRE(ok.is_ok());
     CHECK(ok.value().find("\"size_bytes\": 4194304") != std::string::npos);
-    auto bad = ui::collective_perf_from_text(R"({"gpu": "H100-SMX"})", "allreduce", "rign", "x", "", false);
-    REQUIRE_FALSE(bad.is_ok());
-    const std::string m = bad.status().message();
+    CHECK(ok.value().find("\"type\": \"float\"") != std::string::npos);
+    ui::CollectivePerfText bad{R"({"gpu": "H100-SMX"})", "allreduce", "rign", "x", "", "bf16", "prd", false};
+    auto wrong = ui::collective_perf_from_text(bad);
+    REQUIRE_FALSE(wrong.is_ok());
+    const std::string m = wrong.status().message();
     CHECK(m.find("did you mean 'H100-SXM'") != std::string::npos);
     CHECK(m.find("op: 'allreduce'") != std::string::npos);
     CHECK(m.find("algo: 'rign'") != std::string::npos);
     CHECK(m.find("minBytes: 'x'") != std::string::npos);
+    // The CLI's own messages for -d and -o (nccl_types.h), under the API's key names.
+    CHECK(m.find("type: 'bf16'; int8, uint8") != std::string::npos);
+    CHECK(m.find("(nccl-tests calls it bfloat16)") != std::string::npos);
+    CHECK(m.find("redop: 'prd'; sum, prod, max, min or avg was expected (did you mean 'prod'?)") !=
+          std::string::npos);
+}
+
+TEST_CASE("collectivePerf from text: a type cuts sizes as -d does, none leaves them", "[hardware][ui]") {
+    // All-gather on 8 GPUs from 8 B: with no type the sizes are the asked powers of two (8 B first); with
+    // double, nccl-tests runs whole doubles per rank, so 8-32 B (less than one each) are skipped and 64 B
+    // (one double per rank) comes first.
+    ui::CollectivePerfText args;
+    args.hardware_json = R"({"gpu": "H100-SXM", "nvls": true})";
+    args.op = "all_gather";
+    args.max_bytes = "1K";
+    auto plain = ui::collective_perf_from_text(args);
+    REQUIRE(plain.is_ok());
+    CHECK(plain.value().find("\"size_bytes\": 8,") != std::string::npos);
+    args.type = "double";
+    auto cut = ui::collective_perf_from_text(args);
+    REQUIRE(cut.is_ok());
+    CHECK(cut.value().find("\"size_bytes\": 32,") == std::string::npos);
+    CHECK(cut.value().find("\"size_bytes\": 64,") != std::string::npos);
+    CHECK(cut.value().find("\"type\": \"double\"") != std::string::npos);
+}
+
+TEST_CASE("hardware tab: type and reduction as nccl-tests' -d and -o", "[hardware][ui]") {
+    // HGX H100 x8 with NVLS, all-reduce of 1 GiB: float sum runs NVLS; float prod cannot (NCCL's
+    // ncclNvlsSupported: the switch only adds floats), so the same size runs without it and takes
+    // longer; the tab says so and its rows are collective-perf's with -d float -o prod.
+    ui::HardwareState hs;
+    REQUIRE(hs.hardware().nvls);
+    const auto sum_1g = hs.rows().back();
+    CHECK(sum_1g.size_bytes == 16ull << 30);
+    CHECK(sum_1g.choice.algo == config::NcclAlgo::Nvls);
+    CHECK_FALSE(hs.nvls_unusable());
+    hs.red_op() = hardware::NcclRedOp::Prod;
+    hs.changed();
+    REQUIRE(hs.problems().is_ok());
+    CHECK(hs.nvls_unusable());
+    CHECK(hs.rows().back().choice.algo != config::NcclAlgo::Nvls);
+    CHECK(hs.rows().back().time_us > sum_1g.time_us);
+    CollectivePerfRequest req;
+    req.hardware = hs.hardware();
+    req.red_op = hardware::NcclRedOp::Prod;
+    req.cut_sizes = true;
+    auto rows = run_collective_perf(req);
+    REQUIRE(rows.is_ok());
+    REQUIRE(rows.value().size() == hs.rows().size());
+    CHECK(rows.value().back().time_us == hs.rows().back().time_us);
+    CHECK(hs.summary_json().find("\"redop\": \"prod\"") != std::string::npos);
+    // All-gather does not reduce: NVLS stays usable whatever the reduction; bfloat16 cuts its sizes to
+    // whole elements per rank (8 ranks x 2 B: 16 B first).
+    hs.op() = hardware::CollOp::AllGather;
+    hs.type() = hardware::NcclType::Bfloat16;
+    hs.changed();
+    CHECK_FALSE(hs.nvls_unusable());
+    REQUIRE_FALSE(hs.rows().empty());
+    CHECK(hs.rows().front().size_bytes == 16);
 }
 
 TEST_CASE("hardware tab: a scenario's description loaded for editing", "[hardware][ui]") {

@@ -1,14 +1,16 @@
 // Browser checks of the Hardware tab (ui/hardware_panel.cpp) and window.astrolabe.collectivePerf, driven by
 // the real mouse and keyboard on the ImGui widgets (their rectangles come from window.astrolabe.widgetRect):
 //  1. the Hardware tab opens with a click and shows the first preset's curve, equal to the CLI's
-//     `collective-perf --json` for samples/hardware/h100x8.json;
-//  2. choosing all_gather and then the two-node preset in their combos gives the CLI's rows for each;
+//     `collective-perf --json -d float` for samples/hardware/h100x8.json (the tab always names a type, so
+//     its sizes are nccl-tests' for it); prod picked in the redop combo runs without NVLS, as -o prod;
+//  2. choosing all_gather, double in the type combo, and then the two-node preset gives the CLI's rows
+//     for each;
 //  3. typing a node count into the field recomputes (the CLI agrees on a file with that count), and
 //     picking an AMD host in the cpu combo slows multi-node LL to NCCL's AMD rate, as the CLI says;
 //     the p5 preset and its EFA transport switched to send/receive give the CLI's rows for each;
 //     the 8-node p5 preset runs AWS's tuner and nccl_tuner switched to nccl gives NCCL's own choice;
 //  4. an impossible system (A100 with NVLS) shows the parser's message and the page keeps working;
-//  5. collectivePerf() gives the CLI's rows and rejects bad input with a message.
+//  5. collectivePerf() gives the CLI's rows (with and without a type) and rejects bad input with a message.
 // Screenshots: build/screenshots/hardware_*.png.
 'use strict';
 const { execFileSync } = require('child_process');
@@ -24,13 +26,16 @@ function cliRows(cli, hwPath, op, extra = []) {
   return JSON.parse(out.toString()).rows;
 }
 
+// The tab's type and reduction as the CLI spells them (its defaults: float, sum).
+const TAB = ['-d', 'float'];
+
 // The CLI's rows for a sample description with some keys changed (written to a temporary file, as a user
-// would save the form's system).
+// would save the form's system), with the tab's default type.
 function cliRowsEdited(cli, hwPath, edits, op) {
   const hw = Object.assign(JSON.parse(fs.readFileSync(hwPath, 'utf8')), edits);
   const tmp = path.join(os.tmpdir(), 'astrolabe-edited-' + path.basename(hwPath));
   fs.writeFileSync(tmp, JSON.stringify(hw));
-  return cliRows(cli, tmp, op);
+  return cliRows(cli, tmp, op, TAB);
 }
 
 // Same sizes and times (to the JSON's 6 decimals) in both lists.
@@ -49,19 +54,40 @@ async function hardwareChecks({ browser, base, cli, samplesDir, check }) {
   await clickWidget(page, 'tab:Hardware');
   await rectOf(page, 'preset');
   let panel = await page.evaluate(() => window.astrolabe.hardwarePanel());
-  const h100x8 = cliRows(cli, path.join(hwDir, 'h100x8.json'), 'all_reduce');
+  const h100x8 = cliRows(cli, path.join(hwDir, 'h100x8.json'), 'all_reduce', TAB);
   check(sameRows(panel.rows, h100x8), 'Hardware tab: the first preset\'s all-reduce curve is the CLI\'s (' +
     panel.rows.length + ' sizes, 8 B-16 GiB)', JSON.stringify(panel).slice(0, 400));
   await page.screenshot({ path: path.join(shots, 'hardware_allreduce.png') });
 
+  // 1b. The reduction by mouse: NVLink SHARP only adds floats, so prod runs the node without NVLS, as the
+  // CLI's -o prod does, and 16 GiB (NVLS with sum) takes longer; the tab says why. Back to sum after.
+  await pick(page, 'redop', 'prod');
+  panel = await page.evaluate(() => window.astrolabe.hardwarePanel());
+  const prodRows = cliRows(cli, path.join(hwDir, 'h100x8.json'), 'all_reduce', [...TAB, '-o', 'prod']);
+  const last = (rows) => rows[rows.length - 1];
+  check(panel.redop === 'prod' && panel.nvls_unusable && sameRows(panel.rows, prodRows) &&
+    last(h100x8).algo === 'nvls' && last(panel.rows).algo !== 'nvls' && last(panel.rows).time_us > last(h100x8).time_us,
+    'Hardware tab: redop prod picked with the mouse gives the CLI\'s -o prod rows, without NVLS and slower at 16 GiB',
+    JSON.stringify({ redop: panel.redop, unusable: panel.nvls_unusable, sum: last(h100x8), prod: last(panel.rows) }));
+  await page.screenshot({ path: path.join(shots, 'hardware_redop_prod.png') });
+  await pick(page, 'redop', 'sum');
+
   // 2. Combos, by mouse.
   await pick(page, 'collective', 'all_gather');
   panel = await page.evaluate(() => window.astrolabe.hardwarePanel());
-  check(panel.op === 'all_gather' && sameRows(panel.rows, cliRows(cli, path.join(hwDir, 'h100x8.json'), 'all_gather')),
+  check(panel.op === 'all_gather' && sameRows(panel.rows, cliRows(cli, path.join(hwDir, 'h100x8.json'), 'all_gather', TAB)),
     'Hardware tab: all_gather picked with the mouse gives the CLI\'s rows', JSON.stringify(panel).slice(0, 300));
+  // double: whole doubles per rank, so the curve starts at 64 B (8 ranks x 8 B), as nccl-tests -d double.
+  await pick(page, 'type', 'double');
+  panel = await page.evaluate(() => window.astrolabe.hardwarePanel());
+  check(panel.type === 'double' && panel.rows[0].size_bytes === 64 &&
+    sameRows(panel.rows, cliRows(cli, path.join(hwDir, 'h100x8.json'), 'all_gather', ['-d', 'double'])),
+    'Hardware tab: double picked with the mouse gives the CLI\'s -d double rows, from 64 B',
+    JSON.stringify(panel).slice(0, 300));
+  await pick(page, 'type', 'float');
   await pick(page, 'preset', '2 x HGX H100 (IB 8 x 400G)');
   panel = await page.evaluate(() => window.astrolabe.hardwarePanel());
-  check(sameRows(panel.rows, cliRows(cli, path.join(hwDir, 'h100x16.json'), 'all_gather')),
+  check(sameRows(panel.rows, cliRows(cli, path.join(hwDir, 'h100x16.json'), 'all_gather', TAB)),
     'Hardware tab: the two-node preset gives the CLI\'s rows for h100x16.json', JSON.stringify(panel).slice(0, 300));
 
   // 3. The keyboard: 4 nodes typed into the field.
@@ -90,17 +116,17 @@ async function hardwareChecks({ browser, base, cli, samplesDir, check }) {
   await pick(page, 'preset', '2 x p5 H100 (EFA 32 x 100G)');
   panel = await page.evaluate(() => window.astrolabe.hardwarePanel());
   const p5Path = path.join(hwDir, 'h100x16_p5_efa.json');
-  check(sameRows(panel.rows, cliRows(cli, p5Path, 'all_gather')),
+  check(sameRows(panel.rows, cliRows(cli, p5Path, 'all_gather', TAB)),
     'Hardware tab: the p5 preset gives the CLI\'s rows for h100x16_p5_efa.json', JSON.stringify(panel).slice(0, 300));
   const rdmaRows = panel.rows;
   await pick(page, 'efa_transport', 'sendrecv');
   panel = await page.evaluate(() => window.astrolabe.hardwarePanel());
   const sendrecvRows = cliRowsEdited(cli, p5Path, { efa_transport: 'sendrecv' }, 'all_gather');
-  // The smallest all-gather (8 B) is a ring/LL with one network step: send/receive's LL crossing takes
-  // 70 us where RDMA writes take 20, so 50 us more.
-  check(sameRows(panel.rows, sendrecvRows) && panel.rows[0].size_bytes === 8 &&
+  // The smallest all-gather (64 B: one float per rank on 16 GPUs) is a ring/LL with one network step:
+  // send/receive's LL crossing takes 70 us where RDMA writes take 20, so 50 us more.
+  check(sameRows(panel.rows, sendrecvRows) && panel.rows[0].size_bytes === 64 &&
     Math.abs(panel.rows[0].time_us - rdmaRows[0].time_us - 50) < 0.5,
-    'Hardware tab: efa_transport sendrecv picked with the mouse gives the CLI\'s rows, 50 us slower at 8 B',
+    'Hardware tab: efa_transport sendrecv picked with the mouse gives the CLI\'s rows, 50 us slower at 64 B',
     JSON.stringify(panel).slice(0, 300));
   await page.screenshot({ path: path.join(shots, 'hardware_p5_sendrecv.png') });
 
@@ -110,7 +136,7 @@ async function hardwareChecks({ browser, base, cli, samplesDir, check }) {
   await pick(page, 'collective', 'all_reduce');
   panel = await page.evaluate(() => window.astrolabe.hardwarePanel());
   const p5x8Path = path.join(hwDir, 'h100x64_p5_efa.json');
-  const awsRows = cliRows(cli, p5x8Path, 'all_reduce');
+  const awsRows = cliRows(cli, p5x8Path, 'all_reduce', TAB);
   check(sameRows(panel.rows, awsRows),
     "Hardware tab: the 8-node p5 preset gives the CLI's all-reduce rows for h100x64_p5_efa.json", JSON.stringify(panel).slice(0, 300));
   const chartRect = await rectOf(page, 'chart'); // the tooltip names AWS's map for the size under the mouse
@@ -142,10 +168,15 @@ async function hardwareChecks({ browser, base, cli, samplesDir, check }) {
   const apiRows = await page.evaluate((h) => window.astrolabe.collectivePerf(h, { op: 'all_reduce', minBytes: '1M', maxBytes: '1G' }), hw);
   check(sameRows(apiRows, cliRows(cli, path.join(hwDir, 'a100x16_efa.json'), 'all_reduce', ['-b', '1M', '-e', '1G'])),
     'collectivePerf() gives the CLI\'s rows (p4de, 1 MiB-1 GiB)');
+  const typedRows = await page.evaluate((h) => window.astrolabe.collectivePerf(h, { op: 'reduce_scatter', type: 'half', redop: 'max', maxBytes: '1M' }), hw);
+  check(sameRows(typedRows, cliRows(cli, path.join(hwDir, 'a100x16_efa.json'), 'reduce_scatter', ['-e', '1M', '-d', 'half', '-o', 'max'])) &&
+    typedRows[0].size_bytes === 32, 'collectivePerf() with type half and redop max gives the CLI\'s -d half -o max rows (from 32 B: 16 ranks x 2 B)',
+    JSON.stringify(typedRows.slice(0, 2)));
   const bad = await page.evaluate(() => {
-    try { window.astrolabe.collectivePerf({ gpu: 'H100-SMX' }); return ''; } catch (e) { return e.message; }
+    try { window.astrolabe.collectivePerf({ gpu: 'H100-SMX' }, { type: 'bf16' }); return ''; } catch (e) { return e.message; }
   });
-  check(/did you mean 'H100-SXM'/.test(bad), 'collectivePerf() rejects a misspelt GPU with the nearest spelling', bad);
+  check(/did you mean 'H100-SXM'/.test(bad) && /type: 'bf16'.*nccl-tests calls it bfloat16/.test(bad),
+    'collectivePerf() rejects a misspelt GPU and another name for a type, naming the right spellings', bad);
   check(errors.length === 0, 'Hardware tab: no script errors', errors.join('\n'));
   await context.close();
 }
