@@ -8,9 +8,8 @@
 
 namespace astrolabe::cli {
 
-// The candidate closest to `typed` by edit distance (insertions, deletions, substitutions and swaps of
-// two neighbours count one each), when it is close enough to be a slip of the keyboard: at most a third
-// of the word's letters (at least 1, at most 3). Case is ignored. Empty when nothing is that close.
+// The candidate closest to `typed` when it is close enough to be a slip of the keyboard, else empty: the
+// configuration's own rule (config::nearest_name), so a flag and a file's key are suggested alike.
 std::string nearest_spelling(const std::string& typed, const std::vector<std::string>& candidates);
 
 // An error for a value outside `choices` that names the flag:

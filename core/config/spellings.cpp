@@ -99,17 +99,34 @@ std::string expected_names(SpellingTable t, const char* quote) {
     return out;
 }
 
-std::string nearest_name(SpellingTable t, std::string_view text) {
+namespace {
+
+// The nearest of `count` names, `name(i)` each (nearest_name's rule).
+template <class NameAt>
+std::string nearest(size_t count, NameAt name_at, std::string_view text) {
     if (text.empty() || text.size() > 64) return "";
     size_t best = SIZE_MAX;
     std::string name;
-    for (size_t i = 0; i < t.size; ++i) {
-        const size_t d = distance(text, t.names[i]);
-        if (d < best) best = d, name = t.names[i];
+    for (size_t i = 0; i < count; ++i) {
+        const std::string_view candidate = name_at(i);
+        const size_t d = distance(text, candidate);
+        if (d < best) best = d, name = std::string(candidate);
     }
     // Close enough to be a slip: at most a third of the name differs (and at least one edit is allowed).
     const size_t allowed = std::max<size_t>(1, name.size() / 3);
     return best <= allowed ? name : "";
+}
+
+} // namespace
+
+std::string nearest_name(SpellingTable t, std::string_view text) {
+    return nearest(
+        t.size, [&](size_t i) { return std::string_view(t.names[i]); }, text);
+}
+
+std::string nearest_name(const std::vector<std::string>& names, std::string_view text) {
+    return nearest(
+        names.size(), [&](size_t i) { return std::string_view(names[i]); }, text);
 }
 
 std::string expected_choice(SpellingTable t, std::string_view got, const char* quote) {

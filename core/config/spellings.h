@@ -63,8 +63,12 @@ bool parse_name(std::string_view text, E& out) {
 std::vector<std::string> names_of(SpellingTable t);
 // "a, b or c", each name wrapped in `quote` (e.g. "\"").
 std::string expected_names(SpellingTable t, const char* quote = "");
-// The name closest to `text` (case-insensitive edit distance), or "" when none is close enough to suggest.
+// The name closest to `text` (case-insensitive edit distance, a swap of two neighbours counting one), or ""
+// when none is close enough to be a slip: at most a third of the name's letters (at least one) differ.
+// The first of equally close names wins.
 std::string nearest_name(SpellingTable t, std::string_view text);
+// The same over any list of names (a command's flags, a form's keys).
+std::string nearest_name(const std::vector<std::string>& names, std::string_view text);
 // The tail of a message about a bad spelling: "a, b or c was expected" plus " (did you mean 'b'?)" when
 // one name is close.
 std::string expected_choice(SpellingTable t, std::string_view got, const char* quote = "");
