@@ -1,6 +1,7 @@
 // The scenario panel: where the workload comes from, the model choices, and forms over the network, system
 // and memory sections of the scenario JSON. Every edit goes straight into the document and is re-validated
 // by the CLI's own parser; its messages appear under the field they name.
+#include "core/config/hardware_types.h"
 #include "core/generate/transformer_params.h"
 #include "core/session/generated_workload.h"
 #include "ui/doc_fields.h"
@@ -250,12 +251,16 @@ bool edit_rank_order(App& app, View& view, const std::string& path) {
 }
 
 // The generated workload: its parameters are the workload, so a share link carries a whole training step.
-// The NPUs the scenario's system has: a hardware description's GPUs (nodes x gpus_per_node, defaults 1 and
-// 8) or the product of the network's dimensions (0 without any). A microbenchmark that names no `npus`
-// spans them (run_generate_params), so its field shows this count until the user types one.
+// The NPUs the scenario's system has: a hardware description's GPUs (nodes x gpus_per_node, absent keys
+// at the description's defaults) or the product of the network's dimensions (0 without any). A
+// microbenchmark that names no `npus` spans them (run_generate_params), so its field shows this count
+// until the user types one.
 double system_npus(const config::ScenarioDoc& doc) {
-    if (doc.has("/hardware"))
-        return doc.get_number("/hardware/nodes", 1) * doc.get_number("/hardware/gpus_per_node", 8);
+    if (doc.has("/hardware")) {
+        const config::HardwareConfig defaults;
+        return doc.get_number("/hardware/nodes", defaults.nodes) *
+               doc.get_number("/hardware/gpus_per_node", defaults.gpus_per_node);
+    }
     const size_t dims = doc.array_size("/network/npus_count");
     double n = dims ? 1 : 0;
     for (size_t d = 0; d < dims; ++d)

@@ -6,6 +6,8 @@
 // [SECTION] Evaluation
 #include "core/search/expr.h"
 
+#include "core/config/hardware_types.h"
+
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -432,8 +434,11 @@ bool Expr::holds(const json& doc, bool& ok, std::string& error) const {
 bool scenario_npus(const json& doc, double& out, std::string& why) {
     static const JsonPath kHardware{"hardware", {{"hardware", 0, false}}};
     if (const json* hw = find_at(doc, kHardware); hw && hw->is_object()) {
+        // Absent keys take the description's defaults (hardware_types.h), as the parser gives them.
+        const config::HardwareConfig defaults;
         double p = 1;
-        for (auto [key, fallback] : {std::pair<const char*, double>{"nodes", 1}, {"gpus_per_node", 8}}) {
+        for (auto [key, fallback] : {std::pair<const char*, double>{"nodes", defaults.nodes},
+                                     {"gpus_per_node", defaults.gpus_per_node}}) {
             if (!hw->contains(key)) {
                 p *= fallback;
                 continue;
