@@ -235,6 +235,25 @@ void draw_hardware_panel(App& app, View& view) {
         if (combo(view, "redop", "redop", red, hardware::nccl_red_op_names(), "", 80))
             hs.red_op() = static_cast<hardware::NcclRedOp>(red), changed = true;
     }
+    // The sizes, in nccl-tests' -b/-e spellings: "sizes [8] to [16G]". Each keystroke recomputes (a bad
+    // size shows its problem instead of the curve).
+    auto size_field = [&](const char* id, const char* flag, std::string& text) {
+        char buf[24];
+        std::snprintf(buf, sizeof buf, "%s", text.c_str());
+        ImGui::SetNextItemWidth(70);
+        if (ImGui::InputText((std::string("##") + id).c_str(), buf, sizeof buf)) text = buf, changed = true;
+        remember(view, (std::string("hardware:") + id).c_str());
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("nccl-tests' %s: 8, 64K, 16G", flag);
+    };
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("sizes");
+    ImGui::SameLine();
+    size_field("from", "-b", hs.min_size());
+    ImGui::SameLine();
+    ImGui::TextUnformatted("to");
+    ImGui::SameLine();
+    size_field("to", "-e", hs.max_size());
+    ImGui::SameLine();
     if (ImGui::Checkbox("ASTRA-sim HGX-H100-validated for contrast", &hs.reference())) changed = true;
     remember(view, "reference");
     if (changed) hs.changed();

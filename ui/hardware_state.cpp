@@ -73,6 +73,14 @@ void HardwareState::changed() {
         return;
     }
     CollectivePerfRequest req;
+    // The size fields: the CLI's -b/-e rules under the tab's labels.
+    if (!parse_nccl_size(min_size_, req.min_bytes))
+        problems_.add("from: '" + min_size_ + "'; a positive size such as 8, 64K, 16G was expected");
+    if (!parse_nccl_size(max_size_, req.max_bytes))
+        problems_.add("to: '" + max_size_ + "'; a positive size such as 8, 64K, 16G was expected");
+    if (problems_.is_ok() && req.min_bytes > req.max_bytes)
+        problems_.add("from: " + min_size_ + " is larger than to: " + max_size_ + "; nothing to run");
+    if (!problems_.is_ok()) return;
     req.hardware = parsed.value();
     req.op = op_;
     req.algo = algo_;
@@ -119,6 +127,8 @@ std::string HardwareState::summary_json() const {
     w.field("type", hardware::nccl_type_name(type_));
     w.field("redop", hardware::nccl_red_op_name(red_op_));
     w.field("nvls_unusable", nvls_unusable());
+    w.field("from", min_size_);
+    w.field("to", max_size_);
     w.key("problems").begin_array();
     for (const auto& p : problems_.problems())
         w.value(p);

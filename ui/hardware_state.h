@@ -34,6 +34,9 @@ public:
     hardware::NcclRedOp& red_op() { return red_op_; }
     // The description has NVLink SHARP but this type and reduction cannot use it: the curve runs without.
     bool nvls_unusable() const;
+    // The sizes, as nccl-tests' -b and -e spell them (8, 64K, 16G): the text typed, checked by changed().
+    std::string& min_size() { return min_size_; }
+    std::string& max_size() { return max_size_; }
     bool& reference() { return reference_; } // also draw ASTRA-sim's HGX-H100-validated curve
 
     // After any edit: validates the description with the CLI's parser and recomputes the curves.
@@ -54,6 +57,7 @@ private:
     config::NcclAlgo algo_ = config::NcclAlgo::Auto;
     hardware::NcclType type_ = hardware::NcclType::Float;
     hardware::NcclRedOp red_op_ = hardware::NcclRedOp::Sum;
+    std::string min_size_ = "8", max_size_ = "16G";
     bool reference_ = false;
     Status problems_;
     std::vector<CollectivePerfRow> rows_;

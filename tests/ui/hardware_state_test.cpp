@@ -150,3 +150,34 @@ TEST_CASE("hardware tab: a scenario's description loaded for editing", "[hardwar
     CHECK(summary.find("\"nic_gbps\": 100") != std::string::npos);
     CHECK(summary.find("\"fabric\": \"infiniband\"") != std::string::npos);
 }
+
+TEST_CASE("hardware tab: the sizes typed as nccl-tests' -b and -e", "[hardware][ui]") {
+    // 1M to 1G doubling: 11 sizes (2^20 ... 2^30), the CLI's rows for -b 1M -e 1G -d float.
+    ui::HardwareState hs;
+    hs.min_size() = "1M";
+    hs.max_size() = "1G";
+    hs.changed();
+    REQUIRE(hs.problems().is_ok());
+    REQUIRE(hs.rows().size() == 11);
+    CHECK(hs.rows().front().size_bytes == 1ull << 20);
+    CHECK(hs.rows().back().size_bytes == 1ull << 30);
+    CollectivePerfRequest req;
+    req.hardware = hs.hardware();
+    req.min_bytes = 1ull << 20;
+    req.max_bytes = 1ull << 30;
+    req.cut_sizes = true;
+    auto rows = run_collective_perf(req);
+    REQUIRE(rows.is_ok());
+    CHECK(rows.value().back().time_us == hs.rows().back().time_us);
+    // A size that is not one, then sizes the wrong way round: a message each, no curve.
+    hs.min_size() = "1X";
+    hs.changed();
+    CHECK(hs.rows().empty());
+    CHECK(hs.problems().message().find("from: '1X'; a positive size such as 8, 64K, 16G was expected") !=
+          std::string::npos);
+    hs.min_size() = "2G";
+    hs.changed();
+    CHECK(hs.rows().empty());
+    CHECK(hs.problems().message().find("from: 2G is larger than to: 1G; nothing to run") !=
+          std::string::npos);
+}

@@ -9,6 +9,7 @@
 //     picking an AMD host in the cpu combo slows multi-node LL to NCCL's AMD rate, as the CLI says;
 //     the p5 preset and its EFA transport switched to send/receive give the CLI's rows for each;
 //     the 8-node p5 preset runs AWS's tuner and nccl_tuner switched to nccl gives NCCL's own choice;
+//  3d. sizes typed into the from/to fields (nccl-tests' -b/-e) give the CLI's rows, a bad one its message;
 //  4. an impossible system (A100 with NVLS) shows the parser's message and the page keeps working;
 //  5. collectivePerf() gives the CLI's rows (with and without a type) and rejects bad input with a message.
 // Screenshots: build/screenshots/hardware_*.png.
@@ -19,7 +20,7 @@ const os = require('os');
 const path = require('path');
 const { selectAll } = require('./frames.cjs');
 const { openApp } = require('./app_page.cjs');
-const { rectOf, clickWidget, pick } = require('./widgets.cjs');
+const { rectOf, clickWidget, pick, typeInto } = require('./widgets.cjs');
 
 function cliRows(cli, hwPath, op, extra = []) {
   const out = execFileSync(cli, ['collective-perf', '--op', op, '--hardware', hwPath, '--json', ...extra]);
@@ -31,11 +32,11 @@ const TAB = ['-d', 'float'];
 
 // The CLI's rows for a sample description with some keys changed (written to a temporary file, as a user
 // would save the form's system), with the tab's default type.
-function cliRowsEdited(cli, hwPath, edits, op) {
+function cliRowsEdited(cli, hwPath, edits, op, extra = []) {
   const hw = Object.assign(JSON.parse(fs.readFileSync(hwPath, 'utf8')), edits);
   const tmp = path.join(os.tmpdir(), 'astrolabe-edited-' + path.basename(hwPath));
   fs.writeFileSync(tmp, JSON.stringify(hw));
-  return cliRows(cli, tmp, op, TAB);
+  return cliRows(cli, tmp, op, [...TAB, ...extra]);
 }
 
 // Same sizes and times (to the JSON's 6 decimals) in both lists.
@@ -150,6 +151,26 @@ async function hardwareChecks({ browser, base, cli, samplesDir, check }) {
   check(sameRows(panel.rows, ownRows) && at1G(awsRows).proto === 'LL128' && at1G(ownRows).proto !== 'LL128',
     'Hardware tab: nccl_tuner nccl picked with the mouse gives the CLI\'s rows; 1 GiB leaves AWS\'s ring/LL128',
     JSON.stringify({ aws: at1G(awsRows), own: at1G(ownRows) }));
+
+  // 3d. The sizes typed with the keyboard (nccl-tests' -b and -e): 1M to 1G is 11 sizes, the CLI's rows for
+  // -b 1M -e 1G; a size that is none shows its message and no curve; 8 and 16G typed back.
+  await typeInto(page, 'hardware:from', '1M', 8);
+  await typeInto(page, 'hardware:to', '1G', 8);
+  panel = await page.evaluate(() => window.astrolabe.hardwarePanel());
+  check(panel.from === '1M' && panel.to === '1G' && panel.rows.length === 11 &&
+    sameRows(panel.rows, cliRowsEdited(cli, p5x8Path, { nccl_tuner: 'nccl' }, 'all_reduce', ['-b', '1M', '-e', '1G'])),
+    'Hardware tab: 1M and 1G typed into the size fields give the CLI\'s 11 rows for -b 1M -e 1G',
+    JSON.stringify({ from: panel.from, to: panel.to, rows: panel.rows.length }));
+  await page.screenshot({ path: path.join(shots, 'hardware_sizes_1M_1G.png') });
+  await typeInto(page, 'hardware:to', '1Q', 8);
+  panel = await page.evaluate(() => window.astrolabe.hardwarePanel());
+  check(panel.rows.length === 0 && panel.problems.some((p) => /to: '1Q'; a positive size such as 8, 64K, 16G/.test(p)),
+    'Hardware tab: a size that is none (1Q) shows the message instead of a curve', JSON.stringify(panel.problems));
+  await typeInto(page, 'hardware:from', '8', 8);
+  await typeInto(page, 'hardware:to', '16G', 8);
+  panel = await page.evaluate(() => window.astrolabe.hardwarePanel());
+  check(panel.problems.length === 0 && panel.rows.length === 32, 'Hardware tab: 8 and 16G typed back draw the 32 sizes again',
+    JSON.stringify(panel.problems));
 
   // 4. An impossible system: A100 has no NVLink SHARP.
   await pick(page, 'preset', 'HGX H100 x8 (NVLS)');
