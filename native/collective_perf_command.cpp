@@ -3,6 +3,7 @@
 #include "core/config/config_parse.h"
 #include "core/generate/microbench.h"
 #include "core/session/collective_perf.h"
+#include "core/session/collective_perf_args.h"
 #include "host/files.h"
 #include "native/args.h"
 #include "native/command_args.h"
@@ -33,9 +34,68 @@ const std::vector<OptionSpec> kOptions = {
     {"algo", true, nullptr,
      "auto | ring | tree | nvls | nvls_tree | collnet (default: the file's nccl_algo)"},
     {"reference", true, nullptr, "astra-sim: ASTRA-sim's HGX-H100-validated config instead, for contrast"},
+    {"share", false, nullptr,
+     "print the browser's link to this curve (#perf=...) instead of running it; the Hardware tab opens it"},
+    {"base", true, nullptr, "with --share: the web app's address to put before the fragment"},
+    {"link", true, nullptr,
+     "URL: a curve shared from the browser's Hardware tab (#perf=...): its system, collective, type, "
+     "reduction and sizes, instead of the flags above"},
     {"json", false, nullptr, "print {\"rows\": [{size_bytes, time_us, algbw_gbs, busbw_gbs}, ...]}"},
     {"help", false, nullptr, "this text"},
 };
+
+// `collective-perf --link URL [--json]`: the rows of a curve shared from the browser, which holds every
+// other argument (so no other flag is taken with it).
+int run_link(const Args& a) {
+    Status problems;
+    for (const auto& o : kOptions)
+        if (a.has(o.name) && std::string(o.name) != "link" && std::string(o.name) != "json")
+            problems.add(std::string("--") + o.name +
+                         ": not taken with --link, which holds the system, the "
+                         "collective, the type, the reduction and the sizes");
+    if (!a.positionals.empty())
+        problems.add("collective-perf: unexpected argument '" + a.positionals[0] + "'");
+    if (!problems.is_ok()) return fail(problems.message());
+    auto args = parse_collective_perf_link(a.get("link"));
+    if (!args) return fail("--link: " + args.status().message());
+    auto req = collective_perf_request(args.value());
+    if (!req) return fail("--link: " + req.status().message());
+    auto rows = run_collective_perf(req.value());
+    if (!rows) return fail(rows.status().message());
+    std::fputs(a.has("json") ? collective_perf_json(req.value(), rows.value()).c_str()
+                             : collective_perf_table(req.value(), rows.value()).c_str(),
+               stdout);
+    return 0;
+}
+
+// `--share`: the link the browser's Hardware tab makes for the same curve. The tab steps sizes by doubling
+// and drives no flag of nccl-tests' loop, so -f, -i, -n, -w and -c have no place in it.
+int print_link(const Args& a, const CollectivePerfRequest& req) {
+    Status problems;
+    for (auto [key, flag] : {std::pair{"stepfactor", "-f"},
+                             {"stepbytes", "-i"},
+                             {"iters", "-n"},
+                             {"warmup_iters", "-w"},
+                             {"check", "-c"}})
+        if (a.has(key))
+            problems.add(std::string(flag) +
+                         ": a link holds no step or loop count (the browser doubles the size); "
+                         "drop it with --share");
+    if (!problems.is_ok()) return fail(problems.message());
+    CollectivePerfArgs args;
+    args.hardware_json = config::hardware_json(req.hardware); // -g already applied
+    args.op = hardware::coll_op_name(req.op);
+    args.algo = config::nccl_algo_name(req.algo);
+    args.min_bytes = a.get("minbytes", "");
+    args.max_bytes = a.get("maxbytes", "");
+    args.type = a.get("datatype", "");
+    args.red_op = a.get("redop", "");
+    args.astra_reference = req.astra_reference;
+    auto fragment = collective_perf_link_fragment(args);
+    if (!fragment) return fail(fragment.status().message());
+    std::printf("%s#%s\n", a.get("base", "").c_str(), fragment.value().c_str());
+    return 0;
+}
 
 } // namespace
 
@@ -59,6 +119,7 @@ int collective_perf_command(const std::vector<std::string>& argv_in) {
                                                                        {"-c", "--check"}});
     Args a;
     if (int rc = parse_command_line(argv, kOptions, kCollectivePerfUsage, a); rc != kParsed) return rc;
+    if (a.has("link")) return run_link(a);
     Status problems;
     CollectivePerfRequest req;
     if (!a.positionals.empty())
@@ -147,24 +208,10 @@ int collective_perf_command(const std::vector<std::string>& argv_in) {
     }
     if (problems.is_ok() && req.hardware.ranks() < 2)
         problems.add(a.get("hardware") + ": nodes x gpus_per_node is 1; a collective needs two or more GPUs");
-    const config::NcclAlgo forced = req.algo != config::NcclAlgo::Auto ? req.algo : req.hardware.algo;
-    const bool nvls_forced = forced == config::NcclAlgo::Nvls || forced == config::NcclAlgo::NvlsTree;
-    if (problems.is_ok() && nvls_forced && req.hardware.nvls && !collective_perf_system(req).nvls)
-        problems.add(
-            std::string(req.algo != config::NcclAlgo::Auto ? "--algo: " : "nccl_algo: ") +
-            config::nccl_algo_name(forced) + " cannot " + hardware::nccl_red_op_name(req.red_op) + " " +
-            hardware::nccl_type_name(req.type) +
-            " (NVLink SHARP adds, or takes the min or max of, half, bfloat16 and 32/64-bit integers, "
-            "and adds float and double); use another algorithm, -d or -o");
-    if (problems.is_ok() && req.algo != config::NcclAlgo::Auto) {
-        // The same checks the file's nccl_algo gets.
-        config::HardwareConfig h = req.hardware;
-        if ((req.algo == config::NcclAlgo::Nvls || req.algo == config::NcclAlgo::NvlsTree) && !h.nvls)
-            problems.add("--algo: " + algo + " needs NVLink SHARP, and the hardware says nvls: false");
-        if (req.algo == config::NcclAlgo::CollNet && !h.collnet)
-            problems.add("--algo: collnet needs collnet: true (InfiniBand SHARP) in the hardware file");
-    }
+    if (problems.is_ok()) problems.merge(collective_perf_algo_problems(req, "--algo"));
+    if (a.has("base") && !a.has("share")) problems.add("--base: only with --share");
     if (!problems.is_ok()) return fail(problems.message());
+    if (a.has("share")) return print_link(a, req);
     auto rows = run_collective_perf(req);
     if (!rows) return fail(rows.status().message());
     std::fputs(a.has("json") ? collective_perf_json(req, rows.value()).c_str()

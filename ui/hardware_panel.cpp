@@ -141,7 +141,7 @@ void chart(View& view, const HardwareState& hs) {
 } // namespace
 
 // [SECTION] panel
-void draw_hardware_panel(App& app, View& view) {
+void draw_hardware_panel(App& app, View& view, Platform& platform) {
     HardwareState& hs = view.hardware;
     config::HardwareConfig& hw = hs.hardware();
     bool changed = false;
@@ -150,7 +150,7 @@ void draw_hardware_panel(App& app, View& view) {
     for (const auto& p : hardware_presets())
         presets.push_back(p.name);
     int preset = hs.preset();
-    if (combo(view, "preset", "preset", preset, presets, "(the scenario's)")) hs.load_preset(preset);
+    if (combo(view, "preset", "preset", preset, presets, hs.origin().c_str())) hs.load_preset(preset);
     // The scenario runs on this system (run --hardware): its network and system give way to it.
     ImGui::SameLine();
     const bool usable = hs.problems().is_ok();
@@ -163,6 +163,13 @@ void draw_hardware_panel(App& app, View& view) {
             "run the scenario's workload on this system: each collective timed as NCCL runs it\n"
             "(its network and system give way; the scenario panel's Hardware section brings\n"
             "them back)");
+    // The curve as a link (the system, collective, type, reduction and sizes): opening it restores this tab,
+    // and `astrolabe collective-perf --link` prints the same rows.
+    ImGui::SameLine();
+    if (!usable) ImGui::BeginDisabled();
+    if (ImGui::Button("Share curve")) publish_share(view, platform, hs.share_fragment());
+    if (!usable) ImGui::EndDisabled();
+    remember(view, "hardware:share");
 
     // The description in two columns (the GPUs and NICs, then the software that drives them), so the
     // chart below stays in view with every EFA key showing.

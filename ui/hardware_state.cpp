@@ -49,6 +49,7 @@ void HardwareState::load_preset(int index) {
 
 void HardwareState::load(const config::HardwareConfig& hw) {
     preset_ = -1;
+    origin_ = "(the scenario's)";
     hw_ = hw;
     algo_ = config::NcclAlgo::Auto;
     changed();
@@ -112,8 +113,7 @@ bool HardwareState::nvls_unusable() const {
 std::string HardwareState::summary_json() const {
     JsonWriter w;
     w.begin_object();
-    w.field("preset",
-            preset_ >= 0 ? hardware_presets()[static_cast<size_t>(preset_)].name : "(the scenario's)");
+    w.field("preset", preset_ >= 0 ? hardware_presets()[static_cast<size_t>(preset_)].name : origin_.c_str());
     w.key("hardware").begin_object(); // the description's main keys, as its file spells them
     w.field("gpu", config::gpu_model_name(hw_.gpu));
     w.field("nodes", hw_.nodes);
@@ -144,39 +144,52 @@ std::string HardwareState::summary_json() const {
     return w.str();
 }
 
-Result<std::string> collective_perf_from_text(const CollectivePerfText& args) {
-    Status problems;
-    CollectivePerfRequest req;
-    req.astra_reference = args.astra_reference;
-    auto hw = config::parse_hardware_json(args.hardware_json, "hardware");
-    if (hw.is_ok())
-        req.hardware = hw.value();
-    else
-        problems.merge(hw.status());
-    if (!hardware::parse_coll_op(args.op, req.op))
-        problems.add("op: '" + args.op +
-                     "'; all_reduce, all_gather, reduce_scatter or all_to_all was expected");
-    const char* algos[] = {"auto", "ring", "tree", "nvls", "nvls_tree", "collnet"};
-    bool found = args.algo.empty();
-    for (int i = 0; i < 6; ++i)
-        if (args.algo == algos[i]) req.algo = static_cast<config::NcclAlgo>(i), found = true;
-    if (!found)
-        problems.add("algo: '" + args.algo + "'; auto, ring, tree, nvls, nvls_tree or collnet was expected");
-    if (!args.min_bytes.empty() && !parse_nccl_size(args.min_bytes, req.min_bytes))
-        problems.add("minBytes: '" + args.min_bytes + "'; a size such as 8, 64K, 16G was expected");
-    if (!args.max_bytes.empty() && !parse_nccl_size(args.max_bytes, req.max_bytes))
-        problems.add("maxBytes: '" + args.max_bytes + "'; a size such as 8, 64K, 16G was expected");
-    if (!args.type.empty() && !hardware::parse_nccl_type(args.type, req.type))
-        problems.add(hardware::nccl_type_problem("type", args.type));
-    req.cut_sizes = !args.type.empty();
-    if (!args.red_op.empty() && !hardware::parse_nccl_red_op(args.red_op, req.red_op))
-        problems.add(hardware::nccl_red_op_problem("redop", args.red_op));
-    if (problems.is_ok() && req.hardware.ranks() < 2)
-        problems.add("hardware: nodes x gpus_per_node is 1; a collective needs two or more GPUs");
-    if (!problems.is_ok()) return problems;
-    auto rows = run_collective_perf(req);
+Result<std::string> collective_perf_from_text(const CollectivePerfArgs& args) {
+    auto req = collective_perf_request(args);
+    if (!req.is_ok()) return req.status();
+    auto rows = run_collective_perf(req.value());
     if (!rows.is_ok()) return rows.status();
-    return collective_perf_json(req, rows.value());
+    return collective_perf_json(req.value(), rows.value());
+}
+
+CollectivePerfArgs HardwareState::args() const {
+    CollectivePerfArgs a;
+    a.hardware_json = json();
+    a.op = hardware::coll_op_name(op_);
+    a.algo = config::nccl_algo_name(algo_);
+    a.min_bytes = min_size_;
+    a.max_bytes = max_size_;
+    a.type = hardware::nccl_type_name(type_);
+    a.red_op = hardware::nccl_red_op_name(red_op_);
+    a.astra_reference = reference_;
+    return a;
+}
+
+Status HardwareState::load_link(const std::string& link) {
+    auto args = parse_collective_perf_link(link);
+    if (!args.is_ok()) return args.status();
+    auto req = collective_perf_request(args.value());
+    if (!req.is_ok()) return Status::error("collective-perf link: " + req.status().message());
+    const CollectivePerfRequest& r = req.value();
+    // A preset when the description is one (the same keys once parsed), else the link's own.
+    preset_ = -1;
+    origin_ = "(shared link)";
+    const std::string text = config::hardware_json(r.hardware);
+    const auto& presets = hardware_presets();
+    for (size_t i = 0; i < presets.size(); ++i) {
+        auto p = config::parse_hardware_json(presets[i].json, presets[i].name);
+        if (p.is_ok() && config::hardware_json(p.value()) == text) preset_ = static_cast<int>(i);
+    }
+    hw_ = r.hardware;
+    op_ = r.op;
+    algo_ = r.algo;
+    type_ = r.type;
+    red_op_ = r.red_op;
+    min_size_ = args.value().min_bytes.empty() ? "8" : args.value().min_bytes;
+    max_size_ = args.value().max_bytes.empty() ? "16G" : args.value().max_bytes;
+    reference_ = r.astra_reference;
+    changed();
+    return Status::ok();
 }
 
 } // namespace astrolabe::ui

@@ -5,6 +5,7 @@
 
 #include "core/config/hardware_types.h"
 #include "core/session/collective_perf.h"
+#include "core/session/collective_perf_args.h"
 
 #include <string>
 #include <vector>
@@ -24,7 +25,8 @@ public:
     void load_preset(int index);
     // A description from elsewhere (the scenario's, to edit here); preset() is then -1.
     void load(const config::HardwareConfig& hw);
-    int preset() const { return preset_; } // -1: not a preset (the scenario's)
+    int preset() const { return preset_; }                // -1: not a preset (the scenario's, or a link's)
+    const std::string& origin() const { return origin_; } // what a description that is no preset came from
     config::HardwareConfig& hardware() { return hw_; }
     hardware::CollOp& op() { return op_; }
     config::NcclAlgo& algo() { return algo_; }
@@ -50,8 +52,16 @@ public:
     // {"hardware": {...}, "op", "algo", "problems": [...], "rows": [...]} for scripts and tests.
     std::string summary_json() const;
 
+    // The curve as collective-perf's arguments, and its share link ("perf=...", collective_perf_args.h).
+    CollectivePerfArgs args() const;
+    Result<std::string> share_fragment() const { return collective_perf_link_fragment(args()); }
+    // Restores a curve from a link: the system (a preset's name when it is one), the collective, type,
+    // reduction, sizes and contrast. Refused with the reasons, the tab unchanged, when anything is wrong.
+    Status load_link(const std::string& link);
+
 private:
     int preset_ = 0;
+    std::string origin_ = "(the scenario's)";
     config::HardwareConfig hw_;
     hardware::CollOp op_ = hardware::CollOp::AllReduce;
     config::NcclAlgo algo_ = config::NcclAlgo::Auto;
@@ -64,17 +74,8 @@ private:
     std::vector<CollectivePerfRow> reference_rows_;
 };
 
-// window.astrolabe.collectivePerf's arguments, as text (an empty field is the CLI's default).
-struct CollectivePerfText {
-    std::string hardware_json; // an astrolabe.hardware/1 description
-    std::string op = "all_reduce";
-    std::string algo = "auto";
-    std::string min_bytes, max_bytes; // nccl-tests' spellings: 8, 64K, 16G
-    std::string type, red_op;         // nccl-tests' -d and -o; a type cuts the sizes as -d does
-    bool astra_reference = false;
-};
-
-// The arguments -> collective-perf's JSON (the CLI's --json), or every problem, as the CLI would name them.
-Result<std::string> collective_perf_from_text(const CollectivePerfText& args);
+// window.astrolabe.collectivePerf: the arguments as text -> collective-perf's JSON (the CLI's --json), or
+// every problem, as collective_perf_request names them.
+Result<std::string> collective_perf_from_text(const CollectivePerfArgs& args);
 
 } // namespace astrolabe::ui

@@ -171,14 +171,14 @@ void warnings_tab(const App& app) {
         ImGui::TextWrapped("stuck: NPU %u: %s", r.stuck[i].npu, r.stuck[i].what.c_str());
 }
 
-void hardware_tab(App& app, View& view) {
+void hardware_tab(App& app, View& view, Platform& platform) {
     // Opened from elsewhere for one frame too (the scenario panel's "Edit in the Hardware tab").
     const bool select = view.select_tab == "Hardware";
     bool open = ImGui::BeginTabItem("Hardware", nullptr, select ? ImGuiTabItemFlags_SetSelected : 0);
     if (open) view.results_tab = "Hardware";
     remember(view, "tab:Hardware");
     if (open) {
-        draw_hardware_panel(app, view);
+        draw_hardware_panel(app, view, platform);
         ImGui::EndTabItem();
     }
 }
@@ -213,7 +213,7 @@ void draw_results_panel(App& app, View& view, Platform& platform) {
                                         : "Run the scenario to see results here.");
                 ImGui::EndTabItem();
             }
-            hardware_tab(app, view);
+            hardware_tab(app, view, platform);
             search_tab();
             if (!view.select_tab.empty() && view.select_tab == view.results_tab) view.select_tab.clear();
             ImGui::EndTabBar();
@@ -247,7 +247,7 @@ void draw_results_panel(App& app, View& view, Platform& platform) {
             warnings_tab(app);
             ImGui::EndTabItem();
         }
-        hardware_tab(app, view);
+        hardware_tab(app, view, platform);
         search_tab();
         ImGui::EndTabBar();
         if (!view.select_tab.empty() && view.select_tab == view.results_tab) view.select_tab.clear();

@@ -89,7 +89,7 @@ void draw_timeline(App& app, View& view);
 void draw_network(App& app, View& view);
 void draw_compare(App& app);
 void draw_critical_path(App& app, View& view);
-void draw_hardware_panel(App& app, View& view);
+void draw_hardware_panel(App& app, View& view, Platform& platform);
 // The scenario on a real system (scenario_hardware.cpp): the Hardware tab's description replaces the
 // scenario's network and system (kept in the view to bring back), and the scenario panel's section over it.
 void use_hardware_in_scenario(App& app, View& view);

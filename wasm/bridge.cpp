@@ -97,7 +97,7 @@ EMSCRIPTEN_KEEPALIVE const char* astro_collective_perf(const char* hw, const cha
                                                        const char* min_bytes, const char* max_bytes,
                                                        const char* type, const char* red_op, int reference) {
     static std::string out;
-    astrolabe::ui::CollectivePerfText args;
+    astrolabe::CollectivePerfArgs args;
     args.hardware_json = hw;
     args.op = op;
     args.algo = algo;
@@ -109,6 +109,18 @@ EMSCRIPTEN_KEEPALIVE const char* astro_collective_perf(const char* hw, const cha
     auto r = astrolabe::ui::collective_perf_from_text(args);
     out = r.is_ok() ? r.value() : "{\"error\": " + astrolabe::JsonWriter::escape(r.status().message()) + "}";
     return out.c_str();
+}
+// Restores a shared busbw curve (a URL with #perf=...) in the Hardware tab, which opens. 0 restored, 2
+// refused (the reason is in astro_problems(); the tab keeps what it had).
+EMSCRIPTEN_KEEPALIVE int astro_perf_load_link(const char* link) {
+    auto& v = astrolabe::wasm::view();
+    astrolabe::Status st = v.hardware.load_link(link);
+    if (!st.is_ok()) {
+        app().set_message(st.message());
+        return 2;
+    }
+    v.select_tab = "Hardware";
+    return 0;
 }
 EMSCRIPTEN_KEEPALIVE const char* astro_hardware_panel() {
     static std::string out;

@@ -162,6 +162,10 @@
       loadResult(withCString(location.href, (p) => Module._astro_search_load_link(p)));
       return true;
     }
+    if (/(^#|&)perf=/.test(location.hash)) { // a busbw curve: the Hardware tab opens with it
+      loadResult(withCString(location.href, (p) => Module._astro_perf_load_link(p)));
+      return false; // it holds no scenario: a fresh page still loads the first sample beside it
+    }
     if (!/(^#|&)s=/.test(location.hash)) return false;
     const r = loadResult(withCString(location.href, (p) => Module._astro_load_link(p)));
     if (r.loaded && autorun) run().catch((e) => showStatus(e.message, true));

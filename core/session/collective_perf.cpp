@@ -138,6 +138,26 @@ config::HardwareConfig collective_perf_system(const CollectivePerfRequest& req) 
     return hw;
 }
 
+Status collective_perf_algo_problems(const CollectivePerfRequest& req, const std::string& key) {
+    Status problems;
+    const bool own = req.algo != config::NcclAlgo::Auto;
+    const config::NcclAlgo forced = own ? req.algo : req.hardware.algo;
+    const bool nvls_forced = forced == config::NcclAlgo::Nvls || forced == config::NcclAlgo::NvlsTree;
+    if (nvls_forced && req.hardware.nvls && !collective_perf_system(req).nvls)
+        problems.add(
+            (own ? key : std::string("nccl_algo")) + ": " + config::nccl_algo_name(forced) + " cannot " +
+            hardware::nccl_red_op_name(req.red_op) + " " + hardware::nccl_type_name(req.type) +
+            " (NVLink SHARP adds, or takes the min or max of, half, bfloat16 and 32/64-bit integers, "
+            "and adds float and double); use another algorithm, type (-d) or reduction (-o)");
+    if (!own) return problems; // the description's own nccl_algo was checked when it was read
+    if (nvls_forced && !req.hardware.nvls)
+        problems.add(key + ": " + config::nccl_algo_name(forced) +
+                     " needs NVLink SHARP, and the hardware says nvls: false");
+    if (forced == config::NcclAlgo::CollNet && !req.hardware.collnet)
+        problems.add(key + ": collnet needs collnet: true (InfiniBand SHARP) in the hardware file");
+    return problems;
+}
+
 // [SECTION] one row
 Result<CollectivePerfRow> run_collective_perf_row(const CollectivePerfRequest& req, uint64_t bytes) {
     const config::HardwareConfig hw = collective_perf_system(req);

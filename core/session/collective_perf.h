@@ -60,6 +60,11 @@ uint64_t collective_perf_size_count(const CollectivePerfRequest& req);
 // request's reduction (nccl_types.h nvls_reduces).
 config::HardwareConfig collective_perf_system(const CollectivePerfRequest& req);
 
+// What keeps the request's forced algorithm (its own, else the description's nccl_algo) from running: NVLS
+// without NVLink SHARP or for a reduction the switch cannot do, CollNet without InfiniBand SHARP. `key`
+// names the request's algorithm in messages (--algo on the command line, algo in the browser).
+Status collective_perf_algo_problems(const CollectivePerfRequest& req, const std::string& key);
+
 // Runs one row (one size) through the engine.
 Result<CollectivePerfRow> run_collective_perf_row(const CollectivePerfRequest& req, uint64_t bytes);
 

@@ -3,10 +3,12 @@
 // JSON trace form. Each must refuse garbage with a Status, never crash or hang. A hardware description the
 // parser accepts also goes through NCCL's choice for every operation at three sizes and the mapping onto
 // a network, so any value the parser lets through must give the model finite arithmetic (UBSan checks
-// float-to-integer conversions).
+// float-to-integer conversions). A curve link's document (astrolabe.perf-link/1) the parser accepts goes
+// through the checker that turns it into collective-perf's request.
 #include "core/config/config_parse.h"
 #include "core/hardware/hardware_mapping.h"
 #include "core/hardware/nccl_model.h"
+#include "core/session/collective_perf_args.h"
 #include "core/trace/trace_json.h"
 
 #include <cstddef>
@@ -21,6 +23,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     (void)parse_memory_json(text, "fuzz.json");
     (void)parse_comm_groups_json(text, "fuzz.json", 64);
     (void)astrolabe::trace::trace_from_json(text, "fuzz.json");
+    if (auto link = parse_perf_link_json(text, "fuzz.json"); link.is_ok())
+        (void)astrolabe::collective_perf_request(link.value());
     auto hw = parse_hardware_json(text, "fuzz.json");
     if (hw.is_ok() && hw.value().ranks() >= 2) {
         namespace hwm = astrolabe::hardware;

@@ -49,7 +49,7 @@ TEST_CASE("hardware tab: the description round-trips through its JSON", "[hardwa
 }
 
 TEST_CASE("collectivePerf from text: rows, and every problem named", "[hardware][ui]") {
-    ui::CollectivePerfText args;
+    CollectivePerfArgs args;
     args.hardware_json = R"({"gpu": "H100-SXM"})";
     args.op = "all_gather";
     args.algo = "ring";
@@ -59,7 +59,7 @@ TEST_CASE("collectivePerf from text: rows, and every problem named", "[hardware]
     REQUIRE(ok.is_ok());
     CHECK(ok.value().find("\"size_bytes\": 4194304") != std::string::npos);
     CHECK(ok.value().find("\"type\": \"float\"") != std::string::npos);
-    ui::CollectivePerfText bad{R"({"gpu": "H100-SMX"})", "allreduce", "rign", "x", "", "bf16", "prd", false};
+    CollectivePerfArgs bad{R"({"gpu": "H100-SMX"})", "allreduce", "rign", "x", "", "bf16", "prd", false};
     auto wrong = ui::collective_perf_from_text(bad);
     REQUIRE_FALSE(wrong.is_ok());
     const std::string m = wrong.status().message();
@@ -78,7 +78,7 @@ TEST_CASE("collectivePerf from text: a type cuts sizes as -d does, none leaves t
     // All-gather on 8 GPUs from 8 B: with no type the sizes are the asked powers of two (8 B first); with
     // double, nccl-tests runs whole doubles per rank, so 8-32 B (less than one each) are skipped and 64 B
     // (one double per rank) comes first.
-    ui::CollectivePerfText args;
+    CollectivePerfArgs args;
     args.hardware_json = R"({"gpu": "H100-SXM", "nvls": true})";
     args.op = "all_gather";
     args.max_bytes = "1K";
@@ -180,4 +180,44 @@ TEST_CASE("hardware tab: the sizes typed as nccl-tests' -b and -e", "[hardware][
     CHECK(hs.rows().empty());
     CHECK(hs.problems().message().find("from: 2G is larger than to: 1G; nothing to run") !=
           std::string::npos);
+}
+
+TEST_CASE("hardware tab: a shared curve restores the tab", "[hardware][ui][share]") {
+    // The two-node preset, all-gather of doubles from 1M to 1G: its link opens in a fresh tab with the same
+    // preset, choices and rows.
+    ui::HardwareState hs;
+    hs.load_preset(1);
+    hs.op() = hardware::CollOp::AllGather;
+    hs.type() = hardware::NcclType::Double;
+    hs.min_size() = "1M";
+    hs.max_size() = "1G";
+    hs.changed();
+    REQUIRE(hs.problems().is_ok());
+    auto frag = hs.share_fragment();
+    REQUIRE(frag.is_ok());
+    ui::HardwareState fresh;
+    REQUIRE(fresh.load_link("https://example.org/#" + frag.value()).is_ok());
+    CHECK(fresh.preset() == 1);
+    CHECK(fresh.op() == hardware::CollOp::AllGather);
+    CHECK(fresh.type() == hardware::NcclType::Double);
+    CHECK(fresh.min_size() == "1M");
+    CHECK(fresh.max_size() == "1G");
+    REQUIRE(fresh.rows().size() == hs.rows().size());
+    for (size_t i = 0; i < hs.rows().size(); ++i) {
+        CHECK(fresh.rows()[i].size_bytes == hs.rows()[i].size_bytes);
+        CHECK(fresh.rows()[i].time_us == hs.rows()[i].time_us);
+    }
+    // An edited system is no preset: the tab names the link as its origin.
+    hs.hardware().nodes = 3;
+    hs.changed();
+    ui::HardwareState edited;
+    REQUIRE(edited.load_link("#" + hs.share_fragment().value()).is_ok());
+    CHECK(edited.preset() == -1);
+    CHECK(edited.hardware().nodes == 3);
+    CHECK(edited.summary_json().find("\"preset\": \"(shared link)\"") != std::string::npos);
+    // A damaged link is refused and the tab keeps what it had.
+    const auto before = edited.rows().size();
+    CHECK_FALSE(edited.load_link("#perf=zzzz").is_ok());
+    CHECK(edited.hardware().nodes == 3);
+    CHECK(edited.rows().size() == before);
 }

@@ -10,6 +10,7 @@
 //     the p5 preset and its EFA transport switched to send/receive give the CLI's rows for each;
 //     the 8-node p5 preset runs AWS's tuner and nccl_tuner switched to nccl gives NCCL's own choice;
 //  3d. sizes typed into the from/to fields (nccl-tests' -b/-e) give the CLI's rows, a bad one its message;
+//  3e. Share curve gives a link that restores the tab in a fresh profile and that the CLI's --link runs;
 //  4. an impossible system (A100 with NVLS) shows the parser's message and the page keeps working;
 //  5. collectivePerf() gives the CLI's rows (with and without a type) and rejects bad input with a message.
 // Screenshots: build/screenshots/hardware_*.png.
@@ -162,6 +163,24 @@ async function hardwareChecks({ browser, base, cli, samplesDir, check }) {
     'Hardware tab: 1M and 1G typed into the size fields give the CLI\'s 11 rows for -b 1M -e 1G',
     JSON.stringify({ from: panel.from, to: panel.to, rows: panel.rows.length }));
   await page.screenshot({ path: path.join(shots, 'hardware_sizes_1M_1G.png') });
+
+  // 3e. Share curve, clicked: the page's address becomes the curve's link; opened in a fresh profile it shows
+  // the Hardware tab with the same system (no preset: nccl_tuner was changed), sizes and rows, and the CLI's
+  // `collective-perf --link` prints the same rows.
+  const shared = panel;
+  await clickWidget(page, 'hardware:share');
+  const url = await page.evaluate(() => location.href);
+  const fresh = await openApp(browser, url);
+  await rectOf(fresh.page, 'hardware:share'); // the Hardware tab is open
+  const restored = await fresh.page.evaluate(() => window.astrolabe.hardwarePanel());
+  const cliLinked = JSON.parse(execFileSync(cli, ['collective-perf', '--link', url, '--json']).toString()).rows;
+  check(/#perf=/.test(url) && restored.preset === '(shared link)' && restored.from === '1M' && restored.to === '1G' &&
+    sameRows(restored.rows, shared.rows) && sameRows(cliLinked, shared.rows),
+    'Hardware tab: Share curve (' + url.length + ' characters) opens in a fresh profile with the same system, sizes ' +
+    'and rows, and collective-perf --link prints them', JSON.stringify({ preset: restored.preset, from: restored.from, n: restored.rows.length }));
+  await fresh.page.screenshot({ path: path.join(shots, 'hardware_shared_curve.png') });
+  check(fresh.errors.length === 0, 'Hardware tab: no script errors in the shared page', fresh.errors.join('\n'));
+  await fresh.context.close();
   await typeInto(page, 'hardware:to', '1Q', 8);
   panel = await page.evaluate(() => window.astrolabe.hardwarePanel());
   check(panel.rows.length === 0 && panel.problems.some((p) => /to: '1Q'; a positive size such as 8, 64K, 16G/.test(p)),
