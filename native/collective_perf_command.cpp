@@ -88,7 +88,7 @@ int print_link(const Args& a, const CollectivePerfRequest& req) {
     args.algo = config::nccl_algo_name(req.algo);
     args.min_bytes = a.get("minbytes", "");
     args.max_bytes = a.get("maxbytes", "");
-    args.type = a.get("datatype", "");
+    args.type = a.get("datatype", "float"); // the tab always names a type: the link's sizes are -d's
     args.red_op = a.get("redop", "");
     args.astra_reference = req.astra_reference;
     auto fragment = collective_perf_link_fragment(args);
