@@ -88,6 +88,9 @@ void HardwareState::changed() {
     req.type = type_;
     req.cut_sizes = true; // the tab always names a type: its sizes are nccl-tests' for it
     req.red_op = red_op_;
+    // A forced algorithm the reduction or the system rules out: the CLI's message, not a silent fallback.
+    problems_ = collective_perf_algo_problems(req, "algo");
+    if (!problems_.is_ok()) return;
     auto rows = run_collective_perf(req);
     if (!rows.is_ok()) {
         problems_ = rows.status();

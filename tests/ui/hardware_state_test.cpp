@@ -221,3 +221,16 @@ TEST_CASE("hardware tab: a shared curve restores the tab", "[hardware][ui][share
     CHECK(edited.hardware().nodes == 3);
     CHECK(edited.rows().size() == before);
 }
+
+TEST_CASE("hardware tab: a forced NVLS with a reduction the switch cannot do is named", "[hardware][ui]") {
+    // nccl_algo nvls on the HGX H100 preset, then prod: NVLink SHARP only adds floats, so the tab shows the
+    // CLI's message (collective-perf refuses the same file with -o prod) instead of a curve.
+    ui::HardwareState hs;
+    hs.hardware().algo = config::NcclAlgo::Nvls;
+    hs.changed();
+    REQUIRE(hs.problems().is_ok());
+    hs.red_op() = hardware::NcclRedOp::Prod;
+    hs.changed();
+    CHECK(hs.rows().empty());
+    CHECK(hs.problems().message().find("nccl_algo: nvls cannot prod float") != std::string::npos);
+}
