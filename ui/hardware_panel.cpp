@@ -208,6 +208,7 @@ void draw_hardware_panel(App& app, View& view, Platform& platform) {
     if (key_combo(view, "fabric", fabric)) {
         hw.fabric = static_cast<config::Fabric>(fabric);
         hw.tuner = config::default_nccl_tuner(hw.gpu, hw.fabric);
+        if (hw.fabric != config::Fabric::Infiniband) hw.collnet = false; // SHARP is InfiniBand's
         changed = true;
     }
     if (key_combo(view, "processes", procs))
@@ -223,6 +224,13 @@ void draw_hardware_panel(App& app, View& view, Platform& platform) {
     if (key_combo(view, "cpu", cpu)) hw.cpu = static_cast<config::CpuVendor>(cpu), changed = true;
     int algo = static_cast<int>(hw.algo);
     if (key_combo(view, "nccl_algo", algo)) hw.algo = static_cast<config::NcclAlgo>(algo), changed = true;
+    int proto = static_cast<int>(hw.proto); // NCCL_PROTO
+    if (key_combo(view, "nccl_proto", proto))
+        hw.proto = static_cast<config::NcclProto>(proto), changed = true;
+    if (hw.fabric == config::Fabric::Infiniband) { // SHARP switches: the description rejects it elsewhere
+        if (ImGui::Checkbox("collnet (IB SHARP)", &hw.collnet)) changed = true;
+        remember(view, "collnet");
+    }
     if (table) ImGui::EndTable();
     ImGui::Separator();
     int op = static_cast<int>(hs.op());

@@ -4,7 +4,7 @@
 //     `collective-perf --json -d float` for samples/hardware/h100x8.json (the tab always names a type, so
 //     its sizes are nccl-tests' for it); prod picked in the redop combo runs without NVLS, as -o prod;
 //  2. choosing all_gather, double in the type combo, and then the two-node preset gives the CLI's rows
-//     for each;
+//     for each, and with collnet ticked; nccl_proto Simple picked runs every size Simple (step 1b);
 //  3. typing a node count into the field recomputes (the CLI agrees on a file with that count), and
 //     picking an AMD host in the cpu combo slows multi-node LL to NCCL's AMD rate, as the CLI says;
 //     the p5 preset and its EFA transport switched to send/receive give the CLI's rows for each;
@@ -73,6 +73,14 @@ async function hardwareChecks({ browser, base, cli, samplesDir, check }) {
     JSON.stringify({ redop: panel.redop, unusable: panel.nvls_unusable, sum: last(h100x8), prod: last(panel.rows) }));
   await page.screenshot({ path: path.join(shots, 'hardware_redop_prod.png') });
   await pick(page, 'redop', 'sum');
+  // nccl_proto forced to Simple with the mouse (NCCL_PROTO=Simple): every size runs Simple, the CLI's rows
+  // for the file with that key; back to auto.
+  await pick(page, 'nccl_proto', 'Simple');
+  panel = await page.evaluate(() => window.astrolabe.hardwarePanel());
+  check(panel.rows.every((r) => r.proto === 'Simple') &&
+    sameRows(panel.rows, cliRowsEdited(cli, path.join(hwDir, 'h100x8.json'), { nccl_proto: 'Simple' }, 'all_reduce')),
+    'Hardware tab: nccl_proto Simple picked with the mouse runs every size Simple, the CLI\'s rows', JSON.stringify(panel.rows.slice(0, 2)));
+  await pick(page, 'nccl_proto', 'auto');
 
   // 2. Combos, by mouse.
   await pick(page, 'collective', 'all_gather');
@@ -91,6 +99,13 @@ async function hardwareChecks({ browser, base, cli, samplesDir, check }) {
   panel = await page.evaluate(() => window.astrolabe.hardwarePanel());
   check(sameRows(panel.rows, cliRows(cli, path.join(hwDir, 'h100x16.json'), 'all_gather', TAB)),
     'Hardware tab: the two-node preset gives the CLI\'s rows for h100x16.json', JSON.stringify(panel).slice(0, 300));
+  // InfiniBand SHARP (collnet) ticked on the IB preset: the CLI's rows for the file with collnet true; unticked.
+  await clickWidget(page, 'collnet');
+  panel = await page.evaluate(() => window.astrolabe.hardwarePanel());
+  check(panel.problems.length === 0 &&
+    sameRows(panel.rows, cliRowsEdited(cli, path.join(hwDir, 'h100x16.json'), { collnet: true }, 'all_gather')),
+    'Hardware tab: collnet ticked with the mouse gives the CLI\'s rows for collnet: true', JSON.stringify(panel.problems));
+  await clickWidget(page, 'collnet');
 
   // 3. The keyboard: 4 nodes typed into the field.
   await clickWidget(page, 'nodes');
