@@ -62,35 +62,17 @@ std::string HardwareState::json() const {
 void HardwareState::changed() {
     rows_.clear();
     reference_rows_.clear();
-    // Round-trip through the parser: the form reports exactly what the CLI would say about the same file.
-    auto parsed = config::parse_hardware_json(json(), "hardware");
-    if (!parsed.is_ok()) {
-        problems_ = parsed.status();
+    // The tab's state as collective-perf's arguments, through the checker the API, links and the CLI's
+    // --link use: the description round-trips through the CLI's parser, so the form reports exactly what the
+    // CLI would say about the same file; the size fields are named as the tab labels them.
+    auto checked = collective_perf_request(args(), "from", "to");
+    if (!checked.is_ok()) {
+        problems_ = checked.status();
         return;
     }
     problems_ = Status::ok();
-    if (parsed.value().ranks() < 2) {
-        problems_.add("hardware: nodes x gpus_per_node is 1; a collective needs two or more GPUs");
-        return;
-    }
-    CollectivePerfRequest req;
-    // The size fields: the CLI's -b/-e rules under the tab's labels.
-    if (!parse_nccl_size(min_size_, req.min_bytes))
-        problems_.add("from: '" + min_size_ + "'; a positive size such as 8, 64K, 16G was expected");
-    if (!parse_nccl_size(max_size_, req.max_bytes))
-        problems_.add("to: '" + max_size_ + "'; a positive size such as 8, 64K, 16G was expected");
-    if (problems_.is_ok() && req.min_bytes > req.max_bytes)
-        problems_.add("from: " + min_size_ + " is larger than to: " + max_size_ + "; nothing to run");
-    if (!problems_.is_ok()) return;
-    req.hardware = parsed.value();
-    req.op = op_;
-    req.algo = algo_;
-    req.type = type_;
-    req.cut_sizes = true; // the tab always names a type: its sizes are nccl-tests' for it
-    req.red_op = red_op_;
-    // A forced algorithm the reduction or the system rules out: the CLI's message, not a silent fallback.
-    problems_ = collective_perf_algo_problems(req, "algo");
-    if (!problems_.is_ok()) return;
+    CollectivePerfRequest req = checked.value();
+    req.astra_reference = false; // the model's curve first, ASTRA-sim's for contrast after
     auto rows = run_collective_perf(req);
     if (!rows.is_ok()) {
         problems_ = rows.status();

@@ -11,7 +11,9 @@ constexpr const char* kLinkKey = "perf=";
 
 } // namespace
 
-Result<CollectivePerfRequest> collective_perf_request(const CollectivePerfArgs& args) {
+Result<CollectivePerfRequest> collective_perf_request(const CollectivePerfArgs& args,
+                                                      const std::string& min_key,
+                                                      const std::string& max_key) {
     Status problems;
     CollectivePerfRequest req;
     req.astra_reference = args.astra_reference;
@@ -30,11 +32,13 @@ Result<CollectivePerfRequest> collective_perf_request(const CollectivePerfArgs& 
     if (!found)
         problems.add("algo: '" + args.algo + "'; auto, ring, tree, nvls, nvls_tree or collnet was expected");
     if (!args.min_bytes.empty() && !parse_nccl_size(args.min_bytes, req.min_bytes))
-        problems.add("minBytes: '" + args.min_bytes + "'; a positive size such as 8, 64K, 16G was expected");
+        problems.add(min_key + ": '" + args.min_bytes +
+                     "'; a positive size such as 8, 64K, 16G was expected");
     if (!args.max_bytes.empty() && !parse_nccl_size(args.max_bytes, req.max_bytes))
-        problems.add("maxBytes: '" + args.max_bytes + "'; a positive size such as 8, 64K, 16G was expected");
+        problems.add(max_key + ": '" + args.max_bytes +
+                     "'; a positive size such as 8, 64K, 16G was expected");
     if (problems.is_ok() && req.min_bytes > req.max_bytes)
-        problems.add("minBytes: " + args.min_bytes + " is larger than maxBytes: " + args.max_bytes +
+        problems.add(min_key + ": " + args.min_bytes + " is larger than " + max_key + ": " + args.max_bytes +
                      "; nothing to run");
     if (!args.type.empty() && !hardware::parse_nccl_type(args.type, req.type))
         problems.add(hardware::nccl_type_problem("type", args.type));

@@ -17,8 +17,11 @@ namespace astrolabe {
 
 using config::CollectivePerfArgs; // config/perf_link.h: the arguments as text
 
-// The request, or every problem at once, each named by its key (op, algo, minBytes, type, ...).
-Result<CollectivePerfRequest> collective_perf_request(const CollectivePerfArgs& args);
+// The request, or every problem at once, each named by its key (op, algo, minBytes, type, ...); the two
+// size keys are named as the caller shows them (the Hardware tab's fields are "from" and "to").
+Result<CollectivePerfRequest> collective_perf_request(const CollectivePerfArgs& args,
+                                                      const std::string& min_key = "minBytes",
+                                                      const std::string& max_key = "maxBytes");
 
 // The fragment (without '#') of a link to this curve, or why there is none (a description that is not
 // JSON, a link longer than share_link.h allows).
