@@ -274,14 +274,12 @@ Result<std::string> SearchState::share_fragment() const {
 }
 
 Status SearchState::load_link(const std::string& link) {
-    const size_t at = link.find(kLinkKey);
-    if (at == std::string::npos) {
+    const auto value = share_link_param(link, kLinkKey);
+    if (!value) {
         message_ = "search link: no search= part";
         return Status::error(message_);
     }
-    std::string value = link.substr(at + std::string(kLinkKey).size());
-    value = value.substr(0, value.find('&'));
-    auto text = decode_share_link("s=" + value);
+    auto text = decode_share_link("s=" + std::string(*value));
     Result<search::SearchLink> parsed = text.is_ok() ? search::parse_search_link(text.value(), "search link")
                                                      : Result<search::SearchLink>(text.status());
     Status loaded = parsed.is_ok() ? load_spec(parsed.value().spec, kLinkSource) : parsed.status();

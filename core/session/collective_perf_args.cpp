@@ -64,22 +64,10 @@ Result<std::string> collective_perf_link_fragment(const CollectivePerfArgs& args
 }
 
 Result<CollectivePerfArgs> parse_collective_perf_link(std::string_view link) {
-    // The value of the perf= parameter of the fragment (what follows '#' in a whole URL).
-    const size_t hash = link.find('#');
-    std::string_view frag = hash == std::string_view::npos ? link : link.substr(hash + 1);
-    std::string_view value;
-    bool found = false;
-    const std::string_view key = kLinkKey;
-    while (!frag.empty() && !found) {
-        const size_t amp = frag.find('&');
-        const std::string_view part = frag.substr(0, amp);
-        if (part.substr(0, key.size()) == key) value = part.substr(key.size()), found = true;
-        if (amp == std::string_view::npos) break;
-        frag.remove_prefix(amp + 1);
-    }
-    if (!found)
+    const auto value = share_link_param(link, kLinkKey);
+    if (!value)
         return Status::error("collective-perf link: no curve in it; a fragment #perf=<data> was expected");
-    auto text = decode_share_link("s=" + std::string(value));
+    auto text = decode_share_link("s=" + std::string(*value));
     if (!text.is_ok()) // share_link's message names its own s= part: say which part it was here
         return Status::error("collective-perf link: the perf= part cannot be read (" +
                              text.status().message() + ")");

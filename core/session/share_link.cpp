@@ -7,6 +7,19 @@
 
 namespace astrolabe {
 
+std::optional<std::string_view> share_link_param(std::string_view link, std::string_view key) {
+    const size_t hash = link.find('#');
+    std::string_view frag = hash == std::string_view::npos ? link : link.substr(hash + 1);
+    while (!frag.empty()) {
+        const size_t amp = frag.find('&');
+        const std::string_view part = frag.substr(0, amp);
+        if (part.substr(0, key.size()) == key) return part.substr(key.size());
+        if (amp == std::string_view::npos) break;
+        frag.remove_prefix(amp + 1);
+    }
+    return std::nullopt;
+}
+
 std::string encode_share_fragment(std::string_view json) {
     z_stream zs{};
     // -15: raw deflate (no zlib header), as the browser's CompressionStream("deflate-raw") also writes.
@@ -23,25 +36,10 @@ std::string encode_share_fragment(std::string_view json) {
 }
 
 Result<std::string> decode_share_link(std::string_view link) {
-    // Take what follows '#' (a whole URL) and then the value of the `s=` parameter.
-    size_t hash = link.find('#');
-    std::string_view frag = hash == std::string_view::npos ? link : link.substr(hash + 1);
-    std::string_view value;
-    bool found = false;
-    while (!frag.empty()) {
-        size_t amp = frag.find('&');
-        std::string_view part = frag.substr(0, amp);
-        if (part.substr(0, 2) == "s=") {
-            value = part.substr(2);
-            found = true;
-            break;
-        }
-        if (amp == std::string_view::npos) break;
-        frag.remove_prefix(amp + 1);
-    }
-    if (!found) return Status::error("share link: no scenario in it; a fragment #s=<data> was expected");
-    if (value.empty()) return Status::error("share link: the s= part is empty");
-    auto packed = base64_decode(value);
+    const auto value = share_link_param(link, "s=");
+    if (!value) return Status::error("share link: no scenario in it; a fragment #s=<data> was expected");
+    if (value->empty()) return Status::error("share link: the s= part is empty");
+    auto packed = base64_decode(*value);
     if (!packed)
         return Status::error("share link: the s= part is not base64url text (it may have been cut short)");
 

@@ -8,6 +8,7 @@
 
 #include "core/base/status.h"
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -18,6 +19,11 @@ namespace astrolabe {
 constexpr size_t kMaxShareFragment = 64 * 1024;
 // A decoded scenario larger than this is refused (a hostile link must not exhaust memory).
 constexpr size_t kMaxSharedScenario = 64 * 1024 * 1024;
+
+// The value of parameter `key` (e.g. "s=", with its '=') in a link's fragment: what follows '#' in a whole
+// URL, else the whole text, split at '&'. nullopt when no parameter starts with `key`. Scenario links
+// (s=), search links (search=) and curve links (perf=) all find their part with it.
+std::optional<std::string_view> share_link_param(std::string_view link, std::string_view key);
 
 // The fragment (without '#') for a scenario's JSON text.
 std::string encode_share_fragment(std::string_view scenario_json);
