@@ -165,11 +165,7 @@ int collective_perf_command(const std::vector<std::string>& argv_in) {
     }
     std::string algo = a.get("algo", "");
     if (!algo.empty()) {
-        const char* names[] = {"auto", "ring", "tree", "nvls", "nvls_tree", "collnet"};
-        bool found = false;
-        for (int i = 0; i < 6; ++i)
-            if (algo == names[i]) req.algo = static_cast<config::NcclAlgo>(i), found = true;
-        if (!found)
+        if (!config::parse_nccl_algo(algo, req.algo))
             problems.add("--algo: '" + algo + "'; auto, ring, tree, nvls, nvls_tree or collnet was expected");
     }
     if (a.has("reference")) {

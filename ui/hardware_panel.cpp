@@ -243,8 +243,7 @@ void draw_hardware_panel(App& app, View& view, Platform& platform) {
     ImGui::SameLine();
     if (combo(view, "type", "type", type, hardware::nccl_type_names(), "", 110))
         hs.type() = static_cast<hardware::NcclType>(type), changed = true;
-    const bool reduces = hs.op() == hardware::CollOp::AllReduce || hs.op() == hardware::CollOp::ReduceScatter;
-    if (reduces) {
+    if (hardware::coll_op_reduces(hs.op())) {
         int red = static_cast<int>(hs.red_op());
         ImGui::SameLine();
         if (combo(view, "redop", "redop", red, hardware::nccl_red_op_names(), "", 80))
@@ -276,10 +275,9 @@ void draw_hardware_panel(App& app, View& view, Platform& platform) {
     show_problems(hs.problems().problems());
     if (hs.problems().is_ok() && hs.nvls_unusable()) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-        ImGui::TextWrapped("NVLink SHARP cannot %s %s: NCCL's NVLS kernels add, or take the min or max of, "
-                           "32/64-bit integers, half and bfloat16, and add float and double. This curve "
-                           "runs without NVLS.",
-                           hardware::nccl_red_op_name(hs.red_op()), hardware::nccl_type_name(hs.type()));
+        ImGui::TextWrapped("NVLink SHARP cannot %s %s (%s): this curve runs without NVLS.",
+                           hardware::nccl_red_op_name(hs.red_op()), hardware::nccl_type_name(hs.type()),
+                           hardware::kNvlsReductionsText);
         ImGui::PopStyleColor();
     }
     if (!hs.rows().empty()) {

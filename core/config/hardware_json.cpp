@@ -56,6 +56,15 @@ const char* nccl_tuner_name(NcclTuner t) {
 const char* nccl_algo_name(NcclAlgo a) {
     return choice_name("nccl_algo", static_cast<size_t>(a));
 }
+bool parse_nccl_algo(std::string_view text, NcclAlgo& out) {
+    const auto& names = hardware_choices("nccl_algo");
+    for (size_t i = 0; i < names.size(); ++i)
+        if (text == names[i]) {
+            out = static_cast<NcclAlgo>(i);
+            return true;
+        }
+    return false;
+}
 const char* nccl_proto_name(NcclProto p) {
     return choice_name("nccl_proto", static_cast<size_t>(p));
 }

@@ -36,8 +36,11 @@ const char* process_layout_name(ProcessLayout p); // "one-per-gpu", ...
 const char* cpu_vendor_name(CpuVendor c);         // "intel", "amd"
 const char* efa_transport_name(EfaTransport t);   // "sendrecv", "rdma"
 const char* nccl_tuner_name(NcclTuner t);         // "nccl", "aws-ofi-nccl"
-const char* nccl_algo_name(NcclAlgo a);           // "auto", "ring", "tree", "nvls", "nvls_tree", "collnet"
-const char* nccl_proto_name(NcclProto p);         // "auto", "LL", "LL128", "Simple"
+const char* nccl_algo_name(NcclAlgo a);
+bool parse_nccl_algo(std::string_view text,
+                     NcclAlgo& out);      // NCCL_ALGO's spellings above           // "auto", "ring", "tree",
+                                          // "nvls", "nvls_tree", "collnet"
+const char* nccl_proto_name(NcclProto p); // "auto", "LL", "LL128", "Simple"
 
 // The values a choice key of astrolabe.hardware/1 takes, in its enum's order (the names above): "gpu",
 // "fabric", "processes", "cpu", "efa_transport", "nccl_tuner", "nccl_algo", "nccl_proto". What the parser

@@ -23,6 +23,10 @@ namespace astrolabe::hardware {
 enum class CollOp : uint8_t { AllReduce, AllGather, ReduceScatter, AllToAll };
 const char* coll_op_name(CollOp op); // all_reduce, ...
 bool parse_coll_op(const std::string& s, CollOp& out);
+// All-reduce and reduce-scatter reduce (nccl-tests' -o applies, NVLS must be able to reduce the type).
+inline bool coll_op_reduces(CollOp op) {
+    return op == CollOp::AllReduce || op == CollOp::ReduceScatter;
+}
 
 // nccl-tests' bus-bandwidth factor: busbw = algbw * factor (all_reduce 2(n-1)/n, the others (n-1)/n).
 double busbw_factor(CollOp op, uint32_t ranks);

@@ -48,5 +48,9 @@ uint32_t nccl_type_bytes(NcclType t);
 // 64-bit integers, half and bfloat16, and adds float and double; it cannot multiply or average (NCCL's avg
 // is a scaled sum), nor reduce 8-bit types. Other reductions run without NVLS (ring or tree).
 bool nvls_reduces(NcclType t, NcclRedOp op);
+// That rule in words, for the messages that refuse or explain a reduction NVLS cannot do.
+constexpr const char* kNvlsReductionsText = "NVLink SHARP adds, or takes the min or max of, half, bfloat16 "
+                                            "and 32/64-bit integers, and adds float and "
+                                            "double";
 
 } // namespace astrolabe::hardware

@@ -133,8 +133,7 @@ std::vector<uint64_t> collective_perf_sizes(const CollectivePerfRequest& req) {
 
 config::HardwareConfig collective_perf_system(const CollectivePerfRequest& req) {
     config::HardwareConfig hw = req.hardware;
-    const bool reduces = req.op == hardware::CollOp::AllReduce || req.op == hardware::CollOp::ReduceScatter;
-    if (reduces && !hardware::nvls_reduces(req.type, req.red_op)) hw.nvls = false;
+    if (hardware::coll_op_reduces(req.op) && !hardware::nvls_reduces(req.type, req.red_op)) hw.nvls = false;
     return hw;
 }
 
@@ -144,11 +143,10 @@ Status collective_perf_algo_problems(const CollectivePerfRequest& req, const std
     const config::NcclAlgo forced = own ? req.algo : req.hardware.algo;
     const bool nvls_forced = forced == config::NcclAlgo::Nvls || forced == config::NcclAlgo::NvlsTree;
     if (nvls_forced && req.hardware.nvls && !collective_perf_system(req).nvls)
-        problems.add(
-            (own ? key : std::string("nccl_algo")) + ": " + config::nccl_algo_name(forced) + " cannot " +
-            hardware::nccl_red_op_name(req.red_op) + " " + hardware::nccl_type_name(req.type) +
-            " (NVLink SHARP adds, or takes the min or max of, half, bfloat16 and 32/64-bit integers, "
-            "and adds float and double); use another algorithm, type (-d) or reduction (-o)");
+        problems.add((own ? key : std::string("nccl_algo")) + ": " + config::nccl_algo_name(forced) +
+                     " cannot " + hardware::nccl_red_op_name(req.red_op) + " " +
+                     hardware::nccl_type_name(req.type) + " (" + hardware::kNvlsReductionsText +
+                     "); use another algorithm, type (-d) or reduction (-o)");
     if (!own) return problems; // the description's own nccl_algo was checked when it was read
     if (nvls_forced && !req.hardware.nvls)
         problems.add(key + ": " + config::nccl_algo_name(forced) +
@@ -208,7 +206,7 @@ Result<std::vector<CollectivePerfRow>> run_collective_perf(const CollectivePerfR
 // [SECTION] output
 std::string collective_perf_table(const CollectivePerfRequest& req,
                                   const std::vector<CollectivePerfRow>& rows) {
-    const bool reduce = req.op == hardware::CollOp::AllReduce || req.op == hardware::CollOp::ReduceScatter;
+    const bool reduce = hardware::coll_op_reduces(req.op);
     std::string out;
     char line[256];
     std::snprintf(line, sizeof line, "# %s on %u x %u %s (%s), %s\n", hardware::coll_op_name(req.op),
@@ -250,9 +248,7 @@ std::string collective_perf_json(const CollectivePerfRequest& req,
     w.field("op", hardware::coll_op_name(req.op));
     w.field("model", req.astra_reference ? "astra-sim-hgx-h100-validated" : "nccl");
     w.field("type", hardware::nccl_type_name(req.type));
-    w.field("redop", req.op == hardware::CollOp::AllReduce || req.op == hardware::CollOp::ReduceScatter
-                         ? hardware::nccl_red_op_name(req.red_op)
-                         : "none");
+    w.field("redop", hardware::coll_op_reduces(req.op) ? hardware::nccl_red_op_name(req.red_op) : "none");
     w.object_array("rows", rows, [&](const CollectivePerfRow& r) {
         w.field("size_bytes", r.size_bytes);
         w.field("time_us", r.time_us);

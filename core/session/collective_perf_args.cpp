@@ -25,11 +25,7 @@ Result<CollectivePerfRequest> collective_perf_request(const CollectivePerfArgs& 
     if (!hardware::parse_coll_op(args.op, req.op))
         problems.add("op: '" + args.op +
                      "'; all_reduce, all_gather, reduce_scatter or all_to_all was expected");
-    const char* algos[] = {"auto", "ring", "tree", "nvls", "nvls_tree", "collnet"};
-    bool found = args.algo.empty();
-    for (int i = 0; i < 6; ++i)
-        if (args.algo == algos[i]) req.algo = static_cast<config::NcclAlgo>(i), found = true;
-    if (!found)
+    if (!args.algo.empty() && !config::parse_nccl_algo(args.algo, req.algo))
         problems.add("algo: '" + args.algo + "'; auto, ring, tree, nvls, nvls_tree or collnet was expected");
     if (!args.min_bytes.empty() && !parse_nccl_size(args.min_bytes, req.min_bytes))
         problems.add(min_key + ": '" + args.min_bytes +
