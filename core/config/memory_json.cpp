@@ -42,7 +42,9 @@ Result<MemoryConfig> memory_from_json(const json& j, const std::string& source) 
         const json& v = f.at("remote-mem-bw");
         double bw = 0;
         f.read_double("remote-mem-bw", bw, 0, true);
-        if (bw >= 1) {
+        if (bw > 1e9) // beyond any memory system, and beyond what an integer of GB/s holds without overflow
+            f.problem("remote-mem-bw", "is " + v.dump() + "; at most 1e9 GB/s was expected");
+        else if (bw >= 1) {
             // ASTRA-sim reads this key into an integer; keep its truncation so results match.
             mem.bandwidth_gbps = static_cast<uint64_t>(bw);
             if (bw != std::floor(bw))
