@@ -4,6 +4,7 @@
 #include "core/generate/microbench.h"
 #include "core/session/collective_perf.h"
 #include "core/session/collective_perf_args.h"
+#include "core/session/measured_compare.h"
 #include "host/files.h"
 #include "native/args.h"
 #include "native/command_args.h"
@@ -40,6 +41,9 @@ const std::vector<OptionSpec> kOptions = {
     {"link", true, nullptr,
      "URL: a curve shared from the browser's Hardware tab (#perf=...): its system, collective, type, "
      "reduction and sizes, instead of the flags above"},
+    {"measured", true, nullptr,
+     "FILE: nccl-tests' output (or a tests/data/nccl CSV) measured on this system: run its own sizes, type "
+     "and reduction, and print each row's measured time and error, and the geomean errors"},
     {"json", false, nullptr, "print {\"rows\": [{size_bytes, time_us, algbw_gbs, busbw_gbs}, ...]}"},
     {"help", false, nullptr, "this text"},
 };
@@ -94,6 +98,39 @@ int print_link(const Args& a, const CollectivePerfRequest& req) {
     auto fragment = collective_perf_link_fragment(args);
     if (!fragment) return fail(fragment.status().message());
     std::printf("%s#%s\n", a.get("base", "").c_str(), fragment.value().c_str());
+    return 0;
+}
+
+// `--measured FILE`: the table's own sizes, type and reduction on the described system, each row beside its
+// measured time. The flags that choose sizes, type or reduction would contradict the table.
+int run_measured(const Args& a, CollectivePerfRequest req) {
+    Status problems;
+    for (auto [key, flag] : {std::pair{"minbytes", "-b"},
+                             {"maxbytes", "-e"},
+                             {"stepfactor", "-f"},
+                             {"stepbytes", "-i"},
+                             {"datatype", "-d"},
+                             {"redop", "-o"},
+                             {"share", "--share"}})
+        if (a.has(key))
+            problems.add(std::string(flag) + ": not taken with --measured, whose table gives the sizes, the "
+                                             "type and the reduction");
+    if (!problems.is_ok()) return fail(problems.message());
+    const std::string path = a.get("measured");
+    auto text = read_file(path, "--measured");
+    if (!text) return fail(text.status().message());
+    auto table = hardware::parse_nccl_tests_output(text.value(), path);
+    if (!table) return fail(table.status().message());
+    auto run = measured_request(req, table.value(), path, "-g");
+    if (!run) return fail(run.status().message());
+    problems.merge(collective_perf_algo_problems(run.value(), "--algo"));
+    if (!problems.is_ok()) return fail(problems.message());
+    auto rows = run_collective_perf(run.value());
+    if (!rows) return fail(rows.status().message());
+    const MeasuredComparison cmp = compare_measured(rows.value(), table.value());
+    std::fputs(a.has("json") ? collective_perf_json(run.value(), rows.value(), &cmp).c_str()
+                             : collective_perf_table(run.value(), rows.value(), &cmp).c_str(),
+               stdout);
     return 0;
 }
 
@@ -208,6 +245,7 @@ int collective_perf_command(const std::vector<std::string>& argv_in) {
     if (a.has("base") && !a.has("share")) problems.add("--base: only with --share");
     if (!problems.is_ok()) return fail(problems.message());
     if (a.has("share")) return print_link(a, req);
+    if (a.has("measured")) return run_measured(a, req);
     auto rows = run_collective_perf(req);
     if (!rows) return fail(rows.status().message());
     std::fputs(a.has("json") ? collective_perf_json(req, rows.value()).c_str()

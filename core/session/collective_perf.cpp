@@ -4,6 +4,7 @@
 #include "core/base/json_writer.h"
 #include "core/generate/microbench.h"
 #include "core/hardware/hardware_mapping.h"
+#include "core/session/measured_compare.h"
 #include "core/session/session.h"
 #include "core/trace/trace_reader.h"
 
@@ -101,6 +102,7 @@ void astra_reference(uint32_t n, config::NetworkConfig& net, config::SystemConfi
 } // namespace
 
 uint64_t collective_perf_size_count(const CollectivePerfRequest& req) {
+    if (!req.sizes.empty()) return req.sizes.size();
     if (req.min_bytes == 0 || req.min_bytes > req.max_bytes) return 0;
     if (req.step_bytes > 0) return (req.max_bytes - req.min_bytes) / req.step_bytes + 1;
     const uint64_t f = req.factor < 2 ? 2 : req.factor;
@@ -113,6 +115,7 @@ uint64_t collective_perf_size_count(const CollectivePerfRequest& req) {
 }
 
 std::vector<uint64_t> collective_perf_sizes(const CollectivePerfRequest& req) {
+    if (!req.sizes.empty()) return req.sizes;
     std::vector<uint64_t> out;
     const uint64_t count = collective_perf_size_count(req);
     const uint64_t f = req.factor < 2 ? 2 : req.factor;
@@ -204,8 +207,32 @@ Result<std::vector<CollectivePerfRow>> run_collective_perf(const CollectivePerfR
 }
 
 // [SECTION] output
+namespace {
+
+// The closing lines of a table set beside a measurement: each size range's error in both conventions.
+std::string measured_summary(const MeasuredComparison& m) {
+    std::string out;
+    char line[256];
+    for (auto [e, range] : {std::pair{&m.large, ">= 1 MiB"}, {&m.small, "<  1 MiB"}}) {
+        if (e->rows == 0) {
+            std::snprintf(line, sizeof line, "# vs measured, %s: no rows\n", range);
+        } else {
+            std::snprintf(line, sizeof line,
+                          "# vs measured, %s: geomean |error| %.1f %% (stricter %.1f %%) over %zu rows; "
+                          "issue 20's target %s\n",
+                          range, 100 * e->geomean, 100 * e->strict, e->rows,
+                          e == &m.large ? "<= 5 %" : "<= 15 %");
+        }
+        out += line;
+    }
+    return out;
+}
+
+} // namespace
+
 std::string collective_perf_table(const CollectivePerfRequest& req,
-                                  const std::vector<CollectivePerfRow>& rows) {
+                                  const std::vector<CollectivePerfRow>& rows,
+                                  const MeasuredComparison* measured) {
     const bool reduce = hardware::coll_op_reduces(req.op);
     std::string out;
     char line[256];
@@ -215,20 +242,33 @@ std::string collective_perf_table(const CollectivePerfRequest& req,
                   req.astra_reference ? "ASTRA-sim HGX-H100-validated reference" : "NCCL-like model");
     out += line;
     out += "#\n#                                                       out-of-place\n";
-    out += "#       size         count      type   redop    root     time   algbw   busbw  algo/proto\n";
-    out += "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)\n";
+    out +=
+        measured
+            ? "#       size         count      type   redop    root     time   algbw   busbw  measured   "
+              "error  algo/proto\n"
+            : "#       size         count      type   redop    root     time   algbw   busbw  algo/proto\n";
+    out += measured
+               ? "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)      (us)\n"
+               : "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)\n";
     bool any_map = false;
-    for (const auto& r : rows) {
+    for (size_t i = 0; i < rows.size(); ++i) {
+        const auto& r = rows[i];
         std::string ap = req.astra_reference ? "ring(astra)"
                                              : std::string(config::nccl_algo_name(r.choice.algo)) + "/" +
                                                    config::nccl_proto_name(r.choice.proto);
         if (!req.astra_reference && r.choice.by_aws_map) ap += " *", any_map = true;
-        std::snprintf(line, sizeof line, "%12llu  %12llu  %8s  %6s  %6d  %7.2f  %6.2f  %6.2f  %s\n",
+        std::snprintf(line, sizeof line, "%12llu  %12llu  %8s  %6s  %6d  %7.2f  %6.2f  %6.2f  ",
                       static_cast<unsigned long long>(r.size_bytes), static_cast<unsigned long long>(r.count),
                       hardware::nccl_type_name(req.type),
                       reduce ? hardware::nccl_red_op_name(req.red_op) : "none", -1, r.time_us, r.algbw_gbs,
-                      r.busbw_gbs, ap.c_str());
+                      r.busbw_gbs);
         out += line;
+        if (measured && i < measured->measured_us.size()) {
+            const double m = measured->measured_us[i];
+            std::snprintf(line, sizeof line, "%8.2f  %+5.1f%%  ", m, m > 0 ? 100 * (r.time_us - m) / m : 0.0);
+            out += line;
+        }
+        out += ap + "\n";
     }
     if (any_map) out += "# * algo/proto picked by aws-ofi-nccl's tuner map (p5/p5e beyond two nodes)\n";
     // nccl-tests' closing line: the mean bus bandwidth over the rows (its in-place rows are the same here).
@@ -238,17 +278,19 @@ std::string collective_perf_table(const CollectivePerfRequest& req,
     std::snprintf(line, sizeof line, "# Avg bus bandwidth    : %g\n#\n",
                   rows.empty() ? 0.0 : sum / double(rows.size()));
     out += line;
+    if (measured) out += measured_summary(*measured);
     return out;
 }
 
-std::string collective_perf_json(const CollectivePerfRequest& req,
-                                 const std::vector<CollectivePerfRow>& rows) {
+std::string collective_perf_json(const CollectivePerfRequest& req, const std::vector<CollectivePerfRow>& rows,
+                                 const MeasuredComparison* measured) {
     JsonWriter w;
     w.begin_object();
     w.field("op", hardware::coll_op_name(req.op));
     w.field("model", req.astra_reference ? "astra-sim-hgx-h100-validated" : "nccl");
     w.field("type", hardware::nccl_type_name(req.type));
     w.field("redop", hardware::coll_op_reduces(req.op) ? hardware::nccl_red_op_name(req.red_op) : "none");
+    size_t i = 0;
     w.object_array("rows", rows, [&](const CollectivePerfRow& r) {
         w.field("size_bytes", r.size_bytes);
         w.field("time_us", r.time_us);
@@ -259,7 +301,27 @@ std::string collective_perf_json(const CollectivePerfRequest& req,
             w.field("proto", config::nccl_proto_name(r.choice.proto));
             w.field("tuner", r.choice.by_aws_map ? "aws-ofi-nccl" : "nccl");
         }
+        if (measured && i < measured->measured_us.size()) {
+            const double m = measured->measured_us[i];
+            w.field("measured_us", m);
+            if (m > 0) w.field("error", (r.time_us - m) / m);
+        }
+        ++i;
     });
+    if (measured) {
+        w.key("measured");
+        w.begin_object();
+        for (auto [e, key] : {std::pair{&measured->large, "large"}, {&measured->small, "small"}}) {
+            w.key(key);
+            w.begin_object();
+            w.field("rows", uint64_t(e->rows));
+            w.field("geomean_error", e->geomean);
+            w.field("strict_error", e->strict);
+            w.end_object();
+        }
+        w.field("large_from_bytes", kLargeRowBytes);
+        w.end_object();
+    }
     w.end_object();
     return w.str() + "\n";
 }

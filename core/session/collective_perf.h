@@ -36,6 +36,8 @@ struct CollectivePerfRequest {
     uint64_t max_bytes = 16ull << 30;
     uint64_t factor = 2;     // nccl-tests -f: each size is the previous times this
     uint64_t step_bytes = 0; // nccl-tests -i: each size is the previous plus this instead (0: the factor)
+    // These sizes, as they are, instead of min/max/factor/step (a measured table's own sizes, --measured).
+    std::vector<uint64_t> sizes;
     hardware::NcclType type = hardware::NcclType::Float; // nccl-tests -d
     // -d was given: cut each size to whole elements of `type` per rank, as nccl-tests does. Without it the
     // sizes are taken as asked (a table's own sizes, already cut for whatever type it ran, stay as they are).
@@ -53,7 +55,8 @@ struct CollectivePerfRequest {
 // (nccl-tests prints a row of size 0 that moves nothing).
 std::vector<uint64_t> collective_perf_sizes(const CollectivePerfRequest& req);
 
-// How many sizes the request's -b, -e and -f or -i give before that cut (what a run would cost).
+// How many sizes the request's -b, -e and -f or -i give before that cut (what a run would cost); the
+// explicit list's length when the request has one.
 uint64_t collective_perf_size_count(const CollectivePerfRequest& req);
 
 // The system a row runs on: the request's, without NVLink SHARP where NCCL's NVLS kernels cannot do the
@@ -71,11 +74,15 @@ Result<CollectivePerfRow> run_collective_perf_row(const CollectivePerfRequest& r
 // Every row of the request.
 Result<std::vector<CollectivePerfRow>> run_collective_perf(const CollectivePerfRequest& req);
 
-// nccl-tests' text table and the `{"rows": [...]}` JSON form.
+struct MeasuredComparison; // core/session/measured_compare.h
+
+// nccl-tests' text table and the `{"rows": [...]}` JSON form; with `measured`, each row also shows the
+// measured time and the error against it, and the table closes with the per-range geomeans.
 std::string collective_perf_table(const CollectivePerfRequest& req,
-                                  const std::vector<CollectivePerfRow>& rows);
-std::string collective_perf_json(const CollectivePerfRequest& req,
-                                 const std::vector<CollectivePerfRow>& rows);
+                                  const std::vector<CollectivePerfRow>& rows,
+                                  const MeasuredComparison* measured = nullptr);
+std::string collective_perf_json(const CollectivePerfRequest& req, const std::vector<CollectivePerfRow>& rows,
+                                 const MeasuredComparison* measured = nullptr);
 
 } // namespace astrolabe
 

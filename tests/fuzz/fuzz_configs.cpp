@@ -4,11 +4,15 @@
 // parser accepts also goes through NCCL's choice for every operation at three sizes and the mapping onto
 // a network, so any value the parser lets through must give the model finite arithmetic (UBSan checks
 // float-to-integer conversions). A curve link's document (astrolabe.perf-link/1) the parser accepts goes
-// through the checker that turns it into collective-perf's request.
+// through the checker that turns it into collective-perf's request. A measured nccl-tests table
+// (collective-perf --measured: nccl-tests' printed output or its CSV form) the reader accepts goes through
+// the checks that set it beside a description.
 #include "core/config/config_parse.h"
 #include "core/hardware/hardware_mapping.h"
 #include "core/hardware/nccl_model.h"
+#include "core/hardware/nccl_tests_output.h"
 #include "core/session/collective_perf_args.h"
+#include "core/session/measured_compare.h"
 #include "core/trace/trace_json.h"
 
 #include <cstddef>
@@ -25,6 +29,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     (void)astrolabe::trace::trace_from_json(text, "fuzz.json");
     if (auto link = parse_perf_link_json(text, "fuzz.json"); link.is_ok())
         (void)astrolabe::collective_perf_request(link.value());
+    if (auto table = astrolabe::hardware::parse_nccl_tests_output(std::string(text), "fuzz.log");
+        table.is_ok()) {
+        astrolabe::CollectivePerfRequest req;
+        req.hardware.nodes = 2;
+        req.hardware.gpus_per_node = 8;
+        (void)astrolabe::measured_request(req, table.value(), "fuzz.log", "-g");
+    }
     auto hw = parse_hardware_json(text, "fuzz.json");
     if (hw.is_ok() && hw.value().ranks() >= 2) {
         namespace hwm = astrolabe::hardware;
