@@ -41,17 +41,15 @@ def load_table(path):
         return [(int(r["size_bytes"]), measured_time_us(r), float(r["busbw_gbs"])) for r in csv.DictReader(f)]
 
 
-def simulate(exe, hw_path, op, sizes, reference):
-    """One collective-perf run per size: a table's sizes are its own (an all-gather's are count x ranks x
-    type bytes, not always powers of two)."""
-    rows = {}
-    for size in sizes:
-        cmd = [exe, "collective-perf", "--op", op, "--hardware", hw_path, "-b", str(size), "-e", str(size), "--json"]
-        if reference:
-            cmd += ["--reference", "astra-sim"]
-        out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
-        rows[size] = json.loads(out)["rows"][0]
-    return rows
+def simulate(exe, hw_path, op, table_path, reference):
+    """One `collective-perf --measured` run per table: the model at the table's own sizes (an all-gather's
+    are count x ranks x type bytes, not always powers of two), each row beside its measured time, and the
+    tool's own per-range errors (checked against this script's below)."""
+    cmd = [exe, "collective-perf", "--op", op, "--hardware", hw_path, "--measured", table_path, "--json"]
+    if reference:
+        cmd += ["--reference", "astra-sim"]
+    out = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
+    return {r["size_bytes"]: r for r in out["rows"]}, out["measured"]
 
 
 def geomean_error(pairs):
@@ -76,10 +74,10 @@ def evaluate(exe, data):
             entry = systems[name]
             hw_path = os.path.join(tmp, name + ".json")
             json.dump(entry["hardware"], open(hw_path, "w"))
-            rows = load_table(os.path.join(data, name + ".csv"))
-            sizes = [r[0] for r in rows]
-            ours = simulate(exe, hw_path, entry["collective"], sizes, False)
-            astra = simulate(exe, hw_path, entry["collective"], sizes, True)
+            table_path = os.path.join(data, name + ".csv")
+            rows = load_table(table_path)
+            ours, ours_tool = simulate(exe, hw_path, entry["collective"], table_path, False)
+            astra, astra_tool = simulate(exe, hw_path, entry["collective"], table_path, True)
             table = []
             for size, t, busbw in rows:
                 o, a = ours[size], astra[size]
@@ -95,6 +93,16 @@ def evaluate(exe, data):
                 res[tag + "_all"] = geomean_error(big + small)
                 res[tag + "_big_rel"] = geomean_rel(big)
                 res[tag + "_small_rel"] = geomean_rel(small)
+                # The tool's --measured summary is the same two metrics (core/session/measured_compare.h).
+                tool = ours_tool if tag == "ours" else astra_tool
+                for rng, rows_of in (("large", big), ("small", small)):
+                    if not rows_of:
+                        continue
+                    mine = (geomean_rel(rows_of), geomean_error(rows_of))
+                    theirs = (tool[rng]["geomean_error"], tool[rng]["strict_error"])
+                    if any(abs(x - y) > 1e-5 * max(1.0, abs(x)) for x, y in zip(mine, theirs)):
+                        sys.exit("%s (%s, %s): the script's errors %s differ from collective-perf --measured's %s"
+                                 % (name, tag, rng, mine, theirs))
             results.append(res)
     return results
 

@@ -11,6 +11,7 @@
 //   and against the documented miss elsewhere, so a regression fails either way.
 #include "core/config/config_parse.h"
 #include "core/session/collective_perf.h"
+#include "core/session/measured_compare.h"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -29,32 +30,6 @@ std::string slurp(const std::string& path) {
     std::stringstream ss;
     ss << f.rdbuf();
     return ss.str();
-}
-
-struct Measured {
-    uint64_t size;
-    double time_us;
-};
-
-std::vector<Measured> read_table(const std::string& path) {
-    std::vector<Measured> out;
-    std::istringstream in(slurp(path));
-    std::string line;
-    std::getline(in, line); // header
-    while (std::getline(in, line)) {
-        if (line.empty()) continue;
-        std::vector<std::string> cols;
-        std::stringstream ls(line);
-        std::string c;
-        while (std::getline(ls, c, ','))
-            cols.push_back(c);
-        const uint64_t size = std::stoull(cols[0]);
-        // A few beyond-set sources print only bandwidths: nccl-tests' algbw is size / time, so the time
-        // follows from it (to its two printed decimals).
-        out.push_back(
-            {size, !cols[4].empty() ? std::stod(cols[4]) : double(size) / (std::stod(cols[5]) * 1e3)});
-    }
-    return out;
 }
 
 struct Bound {
@@ -84,22 +59,14 @@ const Bound kBounds[] = {
     {"xxrjun_h100_1node_reduce_scatter", 0.05, 0.15},
 };
 
-// Geometric mean of |p - m| / m, each row floored at 1e-4 (an exact row would make the mean 0), as
-// scripts/nccl_validation.py computes it.
+// issue 20's convention and the stricter one, as collective-perf --measured and scripts/nccl_validation.py
+// compute them (core/session/measured_compare.h).
 double geomean_rel(const std::vector<double>& log_ratios) {
-    if (log_ratios.empty()) return 0;
-    double sum = 0;
-    for (double r : log_ratios)
-        sum += std::log(std::max(std::fabs(std::exp(r) - 1), 1e-4));
-    return std::exp(sum / log_ratios.size());
+    return measured_error(log_ratios).geomean;
 }
 
 double geomean_error(const std::vector<double>& log_ratios) {
-    if (log_ratios.empty()) return 0;
-    double sum = 0;
-    for (double r : log_ratios)
-        sum += std::fabs(r);
-    return std::exp(sum / log_ratios.size()) - 1;
+    return measured_error(log_ratios).strict;
 }
 
 // ln(p/m) of every row of one table, split at 1 MiB: its system from systems.json through
@@ -112,10 +79,13 @@ void log_ratios(const std::string& dir, const nlohmann::json& systems, const cha
     CollectivePerfRequest req;
     req.hardware = hw.value();
     REQUIRE(hardware::parse_coll_op(entry.at("collective").get<std::string>(), req.op));
-    for (const Measured& m : read_table(dir + table + ".csv")) {
-        auto row = run_collective_perf_row(req, m.size);
+    const std::string path = dir + table + ".csv";
+    auto measured = hardware::parse_nccl_tests_output(slurp(path), path);
+    REQUIRE(measured.is_ok());
+    for (const hardware::MeasuredRow& m : measured->rows) {
+        auto row = run_collective_perf_row(req, m.size_bytes);
         REQUIRE(row.is_ok());
-        (m.size >= (1u << 20) ? big : small).push_back(std::log(row.value().time_us / m.time_us));
+        (m.size_bytes >= kLargeRowBytes ? big : small).push_back(std::log(row.value().time_us / m.time_us));
     }
 }
 
