@@ -121,7 +121,7 @@ int run_measured(const Args& a, CollectivePerfRequest req) {
     if (!text) return fail(text.status().message());
     auto table = hardware::parse_nccl_tests_output(text.value(), path);
     if (!table) return fail(table.status().message());
-    auto run = measured_request(req, table.value(), path, "-g");
+    auto run = measured_request(req, table.value(), path);
     if (!run) return fail(run.status().message());
     problems.merge(collective_perf_algo_problems(run.value(), "--algo"));
     if (!problems.is_ok()) return fail(problems.message());

@@ -77,9 +77,14 @@ void chart(View& view, const HardwareState& hs) {
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float w = std::max(200.0f, avail.x - 60), h = std::clamp(avail.y - 60, 150.0f, 230.0f);
     ImVec2 p0(origin.x + 50, origin.y + 8), p1(p0.x + w, p0.y + h);
+    // The measured table's busbw at each row (same size and bus factor, its own time).
+    const std::vector<double>& meas = hs.comparison().measured_us;
+    auto measured_busbw = [&](size_t i) {
+        return i < meas.size() && meas[i] > 0 ? rows[i].busbw_gbs * rows[i].time_us / meas[i] : -1.0;
+    };
     double ymax = 1;
-    for (const auto& r : rows)
-        ymax = std::max(ymax, r.busbw_gbs);
+    for (size_t i = 0; i < rows.size(); ++i)
+        ymax = std::max({ymax, rows[i].busbw_gbs, measured_busbw(i)});
     ymax *= 1.15;
     double lo = std::log2(double(rows.front().size_bytes)), hi = std::log2(double(rows.back().size_bytes));
     if (hi <= lo) hi = lo + 1;
@@ -108,6 +113,16 @@ void chart(View& view, const HardwareState& hs) {
         dl->AddLine(ImVec2(fx(double(rows[i - 1].size_bytes)), fy(rows[i - 1].busbw_gbs)),
                     ImVec2(fx(double(rows[i].size_bytes)), fy(rows[i].busbw_gbs)),
                     IM_COL32(90, 160, 240, 255), 2.0f);
+    const ImU32 kMeasured = IM_COL32(240, 110, 60, 255);
+    for (size_t i = 0; i < rows.size(); ++i) { // measured: orange rings joined by a thin line
+        const double b = measured_busbw(i);
+        if (b < 0) continue;
+        const ImVec2 at(fx(double(rows[i].size_bytes)), fy(b));
+        dl->AddCircle(at, 4.5f, kMeasured, 0, 1.5f);
+        if (i > 0 && measured_busbw(i - 1) >= 0)
+            dl->AddLine(ImVec2(fx(double(rows[i - 1].size_bytes)), fy(measured_busbw(i - 1))), at, kMeasured,
+                        1.0f);
+    }
     for (const auto& r : rows) {
         int pi = r.choice.proto == config::NcclProto::LL      ? 0
                  : r.choice.proto == config::NcclProto::LL128 ? 1
@@ -123,11 +138,16 @@ void chart(View& view, const HardwareState& hs) {
             if (std::fabs(fx(double(r.size_bytes)) - mx) < std::fabs(fx(double(best->size_bytes)) - mx))
                 best = &r;
         view.hardware_hover = static_cast<int64_t>(best->size_bytes);
-        ImGui::SetTooltip("%s B: %.2f us, busbw %.3g GB/s\n%s / %s%s",
+        const size_t bi = static_cast<size_t>(best - rows.data());
+        char measured[96] = "";
+        if (measured_busbw(bi) >= 0)
+            std::snprintf(measured, sizeof measured, "\nmeasured %.2f us, busbw %.3g GB/s (%+.1f %%)",
+                          meas[bi], measured_busbw(bi), 100 * (best->time_us - meas[bi]) / meas[bi]);
+        ImGui::SetTooltip("%s B: %.2f us, busbw %.3g GB/s\n%s / %s%s%s",
                           human_size(double(best->size_bytes)).c_str(), best->time_us, best->busbw_gbs,
                           config::nccl_algo_name(best->choice.algo),
                           config::nccl_proto_name(best->choice.proto),
-                          best->choice.by_aws_map ? " (aws-ofi-nccl's map)" : "");
+                          best->choice.by_aws_map ? " (aws-ofi-nccl's map)" : "", measured);
     }
     ImGui::TextColored(ImColor(kProto[0]), "LL");
     ImGui::SameLine();
@@ -136,6 +156,10 @@ void chart(View& view, const HardwareState& hs) {
     ImGui::TextColored(ImColor(kProto[2]), "Simple");
     ImGui::SameLine();
     ImGui::TextDisabled(hs.reference_rows().empty() ? "" : "  grey: ASTRA-sim HGX-H100-validated");
+    if (!meas.empty()) {
+        ImGui::SameLine();
+        ImGui::TextColored(ImColor(kMeasured), "  rings: measured");
+    }
 }
 
 } // namespace
@@ -165,11 +189,22 @@ void draw_hardware_panel(App& app, View& view, Platform& platform) {
             "them back)");
     // The curve as a link (the system, collective, type, reduction and sizes): opening it restores this tab,
     // and `astrolabe collective-perf --link` prints the same rows.
+    // A link holds the curve's arguments, not a measured table, so it is not offered beside one.
     ImGui::SameLine();
-    if (!usable) ImGui::BeginDisabled();
+    const bool shareable = usable && !hs.has_measured();
+    if (!shareable) ImGui::BeginDisabled();
     if (ImGui::Button("Share curve")) publish_share(view, platform, hs.share_fragment());
-    if (!usable) ImGui::EndDisabled();
+    if (!shareable) ImGui::EndDisabled();
     remember(view, "hardware:share");
+    if (hs.has_measured() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("a link does not carry the measured table: clear it to share the curve");
+    // The user's own nccl-tests output beside the curve (collective-perf --measured).
+    ImGui::SameLine();
+    if (ImGui::Button("Compare measured...")) platform.open_measured_file();
+    remember(view, "hardware:measured");
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("an nccl-tests output measured on this system (what all_reduce_perf printed):\n"
+                          "its sizes, type and reduction run here, each row beside its measured time");
 
     // The description in two columns (the GPUs and NICs, then the software that drives them), so the
     // chart below stays in view with every EFA key showing.
@@ -238,9 +273,12 @@ void draw_hardware_panel(App& app, View& view, Platform& platform) {
               {"all_reduce", "all_gather", "reduce_scatter", "all_to_all"}, "", 160))
         hs.op() = static_cast<hardware::CollOp>(op), changed = true;
     // nccl-tests' -d and -o: the reduction decides whether NVLink SHARP can run it (nvls_reduces).
-    // On the collective's line: the three are what nccl-tests' command line names.
+    // On the collective's line: the three are what nccl-tests' command line names. A measured table fixes
+    // the type, the reduction and the sizes (its own) until it is cleared.
+    const bool fixed = hs.has_measured();
     int type = static_cast<int>(hs.type());
     ImGui::SameLine();
+    if (fixed) ImGui::BeginDisabled();
     if (combo(view, "type", "type", type, hardware::nccl_type_names(), "", 110))
         hs.type() = static_cast<hardware::NcclType>(type), changed = true;
     if (hardware::coll_op_reduces(hs.op())) {
@@ -267,9 +305,16 @@ void draw_hardware_panel(App& app, View& view, Platform& platform) {
     ImGui::TextUnformatted("to");
     ImGui::SameLine();
     size_field("to", "-e", hs.max_size());
+    if (fixed) ImGui::EndDisabled();
     ImGui::SameLine();
     if (ImGui::Checkbox("ASTRA-sim HGX-H100-validated for contrast", &hs.reference())) changed = true;
     remember(view, "reference");
+    if (fixed) {
+        ImGui::TextUnformatted(("measured: " + hs.measured_name()).c_str());
+        ImGui::SameLine();
+        if (ImGui::SmallButton("Clear measured")) hs.clear_measured(), changed = false;
+        remember(view, "hardware:clear_measured");
+    }
     if (changed) hs.changed();
 
     show_problems(hs.problems().problems());
@@ -286,6 +331,18 @@ void draw_hardware_panel(App& app, View& view, Platform& platform) {
                     human_size(double(big.size_bytes)).c_str(), big.time_us, big.busbw_gbs,
                     config::nccl_algo_name(big.choice.algo), config::nccl_proto_name(big.choice.proto),
                     big.choice.by_aws_map ? ", aws-ofi-nccl's map" : "");
+        const MeasuredComparison& cmp = hs.comparison();
+        if (hs.has_measured() && !cmp.measured_us.empty()) {
+            auto range = [](const MeasuredError& e) {
+                char buf[64];
+                std::snprintf(buf, sizeof buf, e.rows ? "%.1f %% (%zu rows)" : "- (no rows)", 100 * e.geomean,
+                              e.rows);
+                return std::string(buf);
+            };
+            ImGui::Text(
+                "vs measured: geomean |error| %s at >= 1 MiB, %s below (issue 20's targets: 5 %%, 15 %%)",
+                range(cmp.large).c_str(), range(cmp.small).c_str());
+        }
         chart(view, hs);
     }
 }

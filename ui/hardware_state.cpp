@@ -70,8 +70,17 @@ void HardwareState::changed() {
         problems_ = checked.status();
         return;
     }
-    problems_ = Status::ok();
     CollectivePerfRequest req = checked.value();
+    comparison_ = MeasuredComparison{};
+    if (has_measured()) { // the table's sizes, type and reduction, if it is of this system and collective
+        auto fitted = measured_request(req, measured_, measured_name_);
+        if (!fitted.is_ok()) {
+            problems_ = fitted.status();
+            return;
+        }
+        req = fitted.value();
+    }
+    problems_ = Status::ok();
     req.astra_reference = false; // the model's curve first, ASTRA-sim's for contrast after
     auto rows = run_collective_perf(req);
     if (!rows.is_ok()) {
@@ -79,6 +88,7 @@ void HardwareState::changed() {
         return;
     }
     rows_ = std::move(rows.value());
+    if (has_measured()) comparison_ = compare_measured(rows_, measured_);
     if (reference_) {
         req.astra_reference = true;
         auto ref = run_collective_perf(req);
@@ -118,13 +128,29 @@ std::string HardwareState::summary_json() const {
     for (const auto& p : problems_.problems())
         w.value(p);
     w.end_array();
+    size_t i = 0;
     w.object_array("rows", rows_, [&](const auto& r) {
         w.field("size_bytes", r.size_bytes);
         w.field("time_us", r.time_us);
         w.field("busbw_gbs", r.busbw_gbs);
         w.field("algo", config::nccl_algo_name(r.choice.algo));
         w.field("proto", config::nccl_proto_name(r.choice.proto));
+        if (i < comparison_.measured_us.size()) w.field("measured_us", comparison_.measured_us[i]);
+        ++i;
     });
+    if (has_measured()) { // the table's name and, when it fits the form, the errors
+        w.key("measured").begin_object();
+        w.field("name", measured_name_);
+        w.field("rows", uint64_t(measured_.rows.size()));
+        for (auto [e, key] : {std::pair{&comparison_.large, "large"}, {&comparison_.small, "small"}}) {
+            w.key(key).begin_object();
+            w.field("rows", uint64_t(e->rows));
+            w.field("geomean_error", e->geomean);
+            w.field("strict_error", e->strict);
+            w.end_object();
+        }
+        w.end_object();
+    }
     w.end_object();
     return w.str();
 }
@@ -175,6 +201,28 @@ Status HardwareState::load_link(const std::string& link) {
     reference_ = r.astra_reference;
     changed();
     return Status::ok();
+}
+
+Status HardwareState::load_measured(const std::string& text, const std::string& name) {
+    auto table = hardware::parse_nccl_tests_output(text, name);
+    if (!table.is_ok()) return table.status();
+    measured_ = std::move(table.value());
+    measured_name_ = name.empty() ? "(measured)" : name;
+    // The fields show what the table ran: its type and reduction where they are nccl-tests' (else
+    // changed() names them), its first and last sizes.
+    const hardware::MeasuredRow& first = measured_.rows.front();
+    hardware::parse_nccl_type(first.type, type_);
+    hardware::parse_nccl_red_op(first.redop, red_op_);
+    min_size_ = nccl_size_text(first.size_bytes);
+    max_size_ = nccl_size_text(measured_.rows.back().size_bytes);
+    changed();
+    return Status::ok();
+}
+
+void HardwareState::clear_measured() {
+    measured_name_.clear();
+    measured_ = hardware::MeasuredTable{};
+    changed();
 }
 
 } // namespace astrolabe::ui

@@ -6,6 +6,7 @@
 #include "core/config/hardware_types.h"
 #include "core/session/collective_perf.h"
 #include "core/session/collective_perf_args.h"
+#include "core/session/measured_compare.h"
 
 #include <string>
 #include <vector>
@@ -59,6 +60,17 @@ public:
     // reduction, sizes and contrast. Refused with the reasons, the tab unchanged, when anything is wrong.
     Status load_link(const std::string& link);
 
+    // A table measured on the system (nccl-tests' output, `collective-perf --measured`'s FILE), set beside
+    // the curve: the curve then runs the table's own sizes, type and reduction (the tab's fields show them
+    // and stay fixed until clear_measured), and comparison() holds each row's measured time and the
+    // errors. A text that is no table is refused with the reasons, the tab unchanged; a table of another
+    // collective or system is kept and its problems shown until the form fits it (collective, nodes...).
+    Status load_measured(const std::string& text, const std::string& name);
+    void clear_measured();
+    bool has_measured() const { return !measured_name_.empty(); }
+    const std::string& measured_name() const { return measured_name_; }
+    const MeasuredComparison& comparison() const { return comparison_; }
+
 private:
     int preset_ = 0;
     std::string origin_ = "(the scenario's)";
@@ -72,6 +84,9 @@ private:
     Status problems_;
     std::vector<CollectivePerfRow> rows_;
     std::vector<CollectivePerfRow> reference_rows_;
+    std::string measured_name_; // "" = no measured table
+    hardware::MeasuredTable measured_;
+    MeasuredComparison comparison_;
 };
 
 // window.astrolabe.collectivePerf: the arguments as text -> collective-perf's JSON (the CLI's --json), or

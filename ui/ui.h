@@ -19,6 +19,8 @@ public:
     virtual ~Platform() = default;
     virtual void open_trace_files() = 0;   // a file picker for .et files; they arrive via App::load_traces
     virtual void open_scenario_file() = 0; // a file picker for a scenario JSON
+    // A file picker for a measured nccl-tests output; its text arrives via HardwareState::load_measured.
+    virtual void open_measured_file() = 0;
     virtual void download(const std::string& file_name, const std::string& mime,
                           const std::string& bytes) = 0;
     // Puts the link in the address bar and the clipboard; returns the whole URL.

@@ -21,6 +21,7 @@ namespace {
 // clang-format off
 EM_JS(void, js_open_trace_files, (), { window.astrolabeHost.openTraceFiles(); });
 EM_JS(void, js_open_scenario_file, (), { window.astrolabeHost.openScenarioFile(); });
+EM_JS(void, js_open_measured_file, (), { window.astrolabeHost.openMeasuredFile(); });
 EM_JS(void, js_download, (const char* name, const char* mime, const char* data, int size), {
     window.astrolabeHost.download(UTF8ToString(name), UTF8ToString(mime), HEAPU8.slice(data, data + size));
 });
@@ -37,6 +38,7 @@ class BrowserPlatform final : public ui::Platform {
 public:
     void open_trace_files() override { js_open_trace_files(); }
     void open_scenario_file() override { js_open_scenario_file(); }
+    void open_measured_file() override { js_open_measured_file(); }
     void download(const std::string& name, const std::string& mime, const std::string& bytes) override {
         js_download(name.c_str(), mime.c_str(), bytes.data(), static_cast<int>(bytes.size()));
     }
@@ -115,6 +117,18 @@ EMSCRIPTEN_KEEPALIVE const char* astro_collective_perf(const char* hw, const cha
 EMSCRIPTEN_KEEPALIVE int astro_perf_load_link(const char* link) {
     auto& v = astrolabe::wasm::view();
     astrolabe::Status st = v.hardware.load_link(link);
+    if (!st.is_ok()) {
+        app().set_message(st.message());
+        return 2;
+    }
+    v.select_tab = "Hardware";
+    return 0;
+}
+// A measured nccl-tests output (the Hardware tab's "Compare measured..." file) set beside the curve; 2 when
+// it is no table (the message says why, the tab unchanged).
+EMSCRIPTEN_KEEPALIVE int astro_perf_measured(const char* text, const char* name) {
+    auto& v = astrolabe::wasm::view();
+    astrolabe::Status st = v.hardware.load_measured(text, name);
     if (!st.is_ok()) {
         app().set_message(st.message());
         return 2;

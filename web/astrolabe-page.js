@@ -104,6 +104,7 @@
   window.astrolabeHost = {
     openTraceFiles() { document.getElementById('trace-files').click(); },
     openScenarioFile() { document.getElementById('scenario-file').click(); },
+    openMeasuredFile() { document.getElementById('measured-file').click(); },
     download(name, mime, bytes) {
       const url = URL.createObjectURL(new Blob([bytes], { type: mime }));
       const a = document.createElement('a');
@@ -128,6 +129,19 @@
   });
   document.getElementById('scenario-file').addEventListener('change', (e) => {
     loadFiles(e.target.files).finally(() => { e.target.value = ''; });
+  });
+  // The Hardware tab's measured nccl-tests output: its text goes to the tab, which sets it beside the curve.
+  document.getElementById('measured-file').addEventListener('change', async (e) => {
+    const f = e.target.files[0];
+    e.target.value = '';
+    if (!f || !ready) return;
+    if (f.size > MAX_FILE_BYTES) {
+      showStatus(f.name + ': too large for an nccl-tests output', true);
+      return;
+    }
+    const text = await f.text();
+    const r = loadResult(withCString(text, (t) => withCString(f.name, (n) => Module._astro_perf_measured(t, n))));
+    if (r.loaded) showStatus('measured ' + f.name + ' set beside the curve');
   });
   window.addEventListener('dragover', (e) => { e.preventDefault(); document.body.classList.add('dropping'); });
   window.addEventListener('dragleave', () => document.body.classList.remove('dropping'));

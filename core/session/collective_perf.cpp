@@ -345,4 +345,10 @@ bool parse_nccl_size(const std::string& text, uint64_t& bytes) {
     return true;
 }
 
+std::string nccl_size_text(uint64_t bytes) {
+    for (auto [shift, suffix] : {std::pair{30, "G"}, {20, "M"}, {10, "K"}})
+        if (bytes > 0 && bytes % (1ull << shift) == 0) return std::to_string(bytes >> shift) + suffix;
+    return std::to_string(bytes);
+}
+
 } // namespace astrolabe

@@ -90,4 +90,6 @@ namespace astrolabe {
 // nccl-tests' size spelling: a number with an optional K, M or G (powers of 1024), e.g. 8, 64K, 16G; our
 // KiB/MiB/GiB spellings work too.
 bool parse_nccl_size(const std::string& text, uint64_t& bytes);
+// The shortest of those spellings that is exact (16G, 48K, 1000): what parse_nccl_size reads back.
+std::string nccl_size_text(uint64_t bytes);
 } // namespace astrolabe

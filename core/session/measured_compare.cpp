@@ -56,7 +56,7 @@ std::string ratio_fits(double ratio) {
 
 Result<CollectivePerfRequest> measured_request(CollectivePerfRequest req,
                                                const hardware::MeasuredTable& table,
-                                               const std::string& source, const std::string& ngpus_flag) {
+                                               const std::string& source) {
     Status problems;
     const config::HardwareConfig& hw = req.hardware;
     std::set<std::string> types, redops;
@@ -86,11 +86,17 @@ Result<CollectivePerfRequest> measured_request(CollectivePerfRequest req,
                      "has nodes x gpus_per_node = " +
                      std::to_string(hw.ranks()));
     const uint32_t per_process = hw.processes == config::ProcessLayout::OnePerNode ? hw.gpus_per_node : 1;
-    if (table.gpus_per_process > 0 && table.gpus_per_process != per_process)
-        problems.add(source + ": nGpus " + std::to_string(table.gpus_per_process) +
-                     " (GPUs per process); the description runs " + std::to_string(per_process) + " (" +
-                     config::process_layout_name(hw.processes) + "): " + ngpus_flag + " " +
-                     std::to_string(table.gpus_per_process) + " runs it as measured");
+    const uint32_t g = table.gpus_per_process;
+    if (g > 0 && g != per_process) {
+        std::string fix = "nccl-tests drives 1 or gpus_per_node (" + std::to_string(hw.gpus_per_node) +
+                          ") GPUs per process";
+        if (g == 1) fix = "processes one-per-gpu (-g 1) runs it as measured";
+        if (g == hw.gpus_per_node)
+            fix = "processes one-per-node (-g " + std::to_string(g) + ") runs it as measured";
+        problems.add(source + ": nGpus " + std::to_string(g) + " (GPUs per process); the description runs " +
+                     std::to_string(per_process) + " (" + config::process_layout_name(hw.processes) +
+                     "): " + fix);
+    }
     // nccl-tests prints busbw = algbw x its factor for the collective and rank count: a table of another
     // collective or system shows in the ratio. Rows under 1 GB/s have too few printed digits to tell.
     std::vector<double> ratios;

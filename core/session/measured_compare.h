@@ -33,14 +33,13 @@ struct MeasuredComparison {
 };
 
 // `base` with the table's sizes (as printed: nccl-tests already cut them), type and reduction. Problems,
-// each naming `source`: rows of more than one type or reduction; a reduction that does not fit base.op
-// (none for all-reduce, sum for all-gather); a rank count ("Rank" lines) or GPUs per process (nGpus) that
+// each naming `source`: rows of more than one type or reduction; redop none (nccl-tests' all-gather and
+// all-to-all) for a collective that reduces; a rank count ("Rank" lines) or GPUs per process (nGpus) that
 // is not the description's; a busbw/algbw ratio that is not nccl-tests' factor for base.op on the
-// description's ranks (the table is of another collective or system). `ngpus_flag` is how the caller
-// names the GPUs-per-process setting in that last message (-g on the command line).
+// description's ranks (the table is of another collective or system).
 Result<CollectivePerfRequest> measured_request(CollectivePerfRequest base,
                                                const hardware::MeasuredTable& table,
-                                               const std::string& source, const std::string& ngpus_flag);
+                                               const std::string& source);
 
 // The errors of `rows` (run from measured_request's request, so row i is the table's row i).
 MeasuredComparison compare_measured(const std::vector<CollectivePerfRow>& rows,

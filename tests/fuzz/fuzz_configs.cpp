@@ -34,7 +34,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         astrolabe::CollectivePerfRequest req;
         req.hardware.nodes = 2;
         req.hardware.gpus_per_node = 8;
-        (void)astrolabe::measured_request(req, table.value(), "fuzz.log", "-g");
+        (void)astrolabe::measured_request(req, table.value(), "fuzz.log");
     }
     auto hw = parse_hardware_json(text, "fuzz.json");
     if (hw.is_ok() && hw.value().ranks() >= 2) {

@@ -60,7 +60,7 @@ TEST_CASE("measured request: the table's sizes, type and reduction", "[session]"
     hardware::MeasuredTable t;
     t.rows = {row(1 << 20, 30, 34.95, 61.17, "double", "max"),
               row(1 << 30, 2500, 429.50, 751.6, "double", "max")};
-    auto req = measured_request(h100x8(), t, "m.log", "-g");
+    auto req = measured_request(h100x8(), t, "m.log");
     REQUIRE(req.is_ok());
     CHECK(req->sizes == std::vector<uint64_t>{1 << 20, 1 << 30});
     CHECK(req->type == hardware::NcclType::Double);
@@ -75,7 +75,7 @@ TEST_CASE("measured request: a table of another run is named", "[session]") {
         t.rows = {row(1 << 30, 2500, 429.50, 751.63)};
         CollectivePerfRequest base = h100x8();
         base.op = hardware::CollOp::AllGather;
-        auto req = measured_request(base, t, "m.log", "-g");
+        auto req = measured_request(base, t, "m.log");
         REQUIRE_FALSE(req.is_ok());
         CHECK(req.status().message() ==
               "m.log: busbw/algbw is 1.750, nccl-tests' factor for all_gather on 8 ranks is 0.875; the table "
@@ -86,18 +86,17 @@ TEST_CASE("measured request: a table of another run is named", "[session]") {
         t.rows = {row(64, 12, 0.01, 0.01, "float", "none"), row(128, 12, 0.01, 0.01, "half", "none")};
         t.ranks = 16;
         t.gpus_per_process = 8;
-        auto req = measured_request(h100x8(), t, "m.log", "-g");
+        auto req = measured_request(h100x8(), t, "m.log");
         REQUIRE_FALSE(req.is_ok());
         const std::string m = req.status().message();
         CHECK(m.find("m.log: rows of types float, half; one nccl-tests run (one -d) was expected") !=
               std::string::npos);
         CHECK(m.find("m.log: 16 ranks in its 'Rank' lines; the description has nodes x gpus_per_node = 8") !=
               std::string::npos);
-        CHECK(
-            m.find("m.log: nGpus 8 (GPUs per process); the description runs 1 (one-per-gpu): -g 8 runs it as "
-                   "measured") != std::string::npos);
+        CHECK(m.find("m.log: nGpus 8 (GPUs per process); the description runs 1 (one-per-gpu): processes "
+                     "one-per-node (-g 8) runs it as measured") != std::string::npos);
         t.rows.pop_back();
-        auto one_type = measured_request(h100x8(), t, "m.log", "-g");
+        auto one_type = measured_request(h100x8(), t, "m.log");
         REQUIRE_FALSE(one_type.is_ok());
         CHECK(one_type.status().message().find("m.log: redop none, as nccl-tests prints for all_gather and "
                                                "all_to_all; all_reduce reduces (--op)") != std::string::npos);
@@ -121,7 +120,7 @@ TEST_CASE("measured comparison: nccl-tests' printed run and the CSV give the sam
     for (int i = 0; i < 2; ++i) {
         auto table = hardware::parse_nccl_tests_output(slurp(files[i]), files[i]);
         REQUIRE(table.is_ok());
-        auto req = measured_request(base, table.value(), files[i], "-g");
+        auto req = measured_request(base, table.value(), files[i]);
         REQUIRE(req.is_ok());
         auto rows = run_collective_perf(req.value());
         REQUIRE(rows.is_ok());

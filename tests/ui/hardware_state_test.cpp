@@ -5,6 +5,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <fstream>
+#include <sstream>
+
 using namespace astrolabe;
 
 TEST_CASE("hardware tab: presets parse and give collective-perf's rows", "[hardware][ui]") {
@@ -233,4 +236,72 @@ TEST_CASE("hardware tab: a forced NVLS with a reduction the switch cannot do is 
     hs.changed();
     CHECK(hs.rows().empty());
     CHECK(hs.problems().message().find("nccl_algo: nvls cannot prod float") != std::string::npos);
+}
+
+TEST_CASE("hardware tab: a measured nccl-tests output beside the curve", "[hardware][ui]") {
+    // The open aws_p5 table as nccl-tests printed it (tests/data/nccl_tests_output/), on its own system:
+    // the tab runs the table's 32 sizes (8 B-16 GiB, float, sum), the same rows and errors as
+    // `collective-perf --measured` (the request measured_request makes, run directly here).
+    const std::string dir = std::string(ASTROLABE_TEST_DATA) + "/nccl_tests_output/";
+    auto slurp = [](const std::string& path) {
+        std::ifstream f(path, std::ios::binary);
+        std::stringstream ss;
+        ss << f.rdbuf();
+        return ss.str();
+    };
+    auto hw = config::parse_hardware_json(slurp(dir + "aws_p5_h100_1node.json"), "p5.json");
+    REQUIRE(hw.is_ok());
+    const std::string log = slurp(dir + "aws_p5_h100_1node_allreduce.log");
+    ui::HardwareState hs;
+    hs.load(hw.value());
+    hs.type() = hardware::NcclType::Double; // the table's float replaces it
+    REQUIRE(hs.load_measured(log, "p5.log").is_ok());
+    REQUIRE(hs.problems().is_ok());
+    CHECK(hs.has_measured());
+    CHECK(hs.type() == hardware::NcclType::Float);
+    CHECK(hs.min_size() == "8");
+    CHECK(hs.max_size() == "16G"); // nccl-tests' spelling of 17179869184
+    CHECK(nccl_size_text(3 << 20) == "3M");
+    CHECK(nccl_size_text(1000) == "1000");
+    REQUIRE(hs.rows().size() == 32);
+    auto table = hardware::parse_nccl_tests_output(log, "p5.log");
+    CollectivePerfRequest base;
+    base.hardware = hw.value();
+    auto req = measured_request(base, table.value(), "p5.log");
+    REQUIRE(req.is_ok());
+    auto rows = run_collective_perf(req.value());
+    REQUIRE(rows.is_ok());
+    CHECK(rows->back().time_us == hs.rows().back().time_us);
+    const MeasuredComparison cmp = compare_measured(rows.value(), table.value());
+    CHECK(hs.comparison().measured_us == cmp.measured_us);
+    CHECK(hs.comparison().large.rows == 15);
+    CHECK(hs.comparison().large.geomean == cmp.large.geomean);
+    CHECK(hs.summary_json().find("\"measured\": {") != std::string::npos);
+
+    // The collective picked as all-gather: the table's busbw/algbw (1.750) names the run it is of, no
+    // curve, the table kept; all-reduce again brings it back.
+    hs.op() = hardware::CollOp::AllGather;
+    hs.changed();
+    REQUIRE_FALSE(hs.problems().is_ok());
+    CHECK(hs.problems().message().find("p5.log: busbw/algbw is 1.750") != std::string::npos);
+    CHECK(hs.problems().message().find("(all_reduce on 8 ranks)") != std::string::npos);
+    hs.op() = hardware::CollOp::AllReduce;
+    hs.changed();
+    CHECK(hs.problems().is_ok());
+    CHECK(hs.comparison().measured_us.size() == 32);
+
+    // A text that is no table is refused with its reason, the tab as it was.
+    auto bad = hs.load_measured("hello\n", "notes.txt");
+    REQUIRE_FALSE(bad.is_ok());
+    CHECK(bad.message() ==
+          "notes.txt: no nccl-tests row (size, count, type, redop, [root,] time, algbw, busbw, "
+          "...) was found");
+    CHECK(hs.measured_name() == "p5.log");
+
+    // Cleared: the curve runs the tab's own sizes again (the table's first and last, doubling: 32 rows).
+    hs.clear_measured();
+    CHECK_FALSE(hs.has_measured());
+    CHECK(hs.comparison().measured_us.empty());
+    CHECK(hs.rows().size() == 32);
+    CHECK(hs.summary_json().find("\"measured\"") == std::string::npos);
 }

@@ -11,6 +11,10 @@
 //     the 8-node p5 preset runs AWS's tuner and nccl_tuner switched to nccl gives NCCL's own choice;
 //  3d. sizes typed into the from/to fields (nccl-tests' -b/-e) give the CLI's rows, a bad one its message;
 //  3e. Share curve gives a link that restores the tab in a fresh profile and that the CLI's --link runs;
+//  3f. Compare measured... clicked, an nccl-tests output chosen in the file picker: the tab runs its sizes
+//      beside it (the CLI's `--measured` rows and errors); picked as all-gather, the table's busbw/algbw
+//      names the run it is of; Share curve is disabled beside it; Clear measured clears it; a text that is
+//      no table is refused with its reason;
 //  4. an impossible system (A100 with NVLS) shows the parser's message and the page keeps working;
 //  5. collectivePerf() gives the CLI's rows (with and without a type) and rejects bad input with a message.
 // Screenshots: build/screenshots/hardware_*.png.
@@ -205,6 +209,54 @@ async function hardwareChecks({ browser, base, cli, samplesDir, check }) {
   panel = await page.evaluate(() => window.astrolabe.hardwarePanel());
   check(panel.problems.length === 0 && panel.rows.length === 32, 'Hardware tab: 8 and 16G typed back draw the 32 sizes again',
     JSON.stringify(panel.problems));
+
+  // 3f. A measured nccl-tests output (the open aws_p5 table as nccl-tests prints it; one H100 node, so the
+  // first preset is its system) chosen through the file picker the button opens.
+  await pick(page, 'preset', 'HGX H100 x8 (NVLS)');
+  const logPath = path.resolve('tests/data/nccl_tests_output/aws_p5_h100_1node_allreduce.log');
+  const chooseFile = async (file) => {
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser', { timeout: 15000 }), clickWidget(page, 'hardware:measured')]);
+    await chooser.setFiles(file);
+  };
+  await chooseFile(logPath);
+  await page.waitForFunction(() => window.astrolabe.hardwarePanel().measured !== undefined, null, { timeout: 15000 });
+  panel = await page.evaluate(() => window.astrolabe.hardwarePanel());
+  const cliMeasured = JSON.parse(execFileSync(cli, ['collective-perf', '--hardware', path.join(hwDir, 'h100x8.json'),
+    '--measured', logPath, '--json']).toString());
+  check(panel.measured.name === path.basename(logPath) && sameRows(panel.rows, cliMeasured.rows) &&
+    panel.rows.every((r, i) => r.measured_us === cliMeasured.rows[i].measured_us) &&
+    Math.abs(panel.measured.large.geomean_error - cliMeasured.measured.large.geomean_error) < 1e-6 &&
+    panel.measured.small.rows === 17 && panel.type === 'float' && panel.from === '8' && panel.to === '16G',
+    'Hardware tab: Compare measured... with an nccl-tests output gives the CLI\'s --measured rows, times and errors (' +
+    (100 * panel.measured.large.geomean_error).toFixed(1) + ' % at >= 1 MiB)', JSON.stringify(panel.measured));
+  const mChart = await rectOf(page, 'chart'); // the tooltip shows the measured time beside the model's
+  await page.mouse.move(mChart.x + mChart.w * 0.85, mChart.y + mChart.h * 0.4);
+  await page.waitForTimeout(150);
+  await page.screenshot({ path: path.join(shots, 'hardware_measured.png') });
+  const urlBefore = await page.evaluate(() => location.href);
+  await clickWidget(page, 'hardware:share');
+  check(await page.evaluate(() => location.href) === urlBefore,
+    'Hardware tab: Share curve is disabled beside a measured table (a link would not carry it)');
+  await pick(page, 'collective', 'all_gather');
+  panel = await page.evaluate(() => window.astrolabe.hardwarePanel());
+  check(panel.rows.length === 0 && panel.problems.some((p) => /busbw\/algbw is 1\.750, nccl-tests' factor for all_gather on 8 ranks is 0\.875.*\(all_reduce on 8 ranks\)/.test(p)),
+    'Hardware tab: the measured all-reduce picked as all_gather names the run it is of', JSON.stringify(panel.problems));
+  await page.screenshot({ path: path.join(shots, 'hardware_measured_other_op.png') });
+  await pick(page, 'collective', 'all_reduce');
+  const notTable = path.join(os.tmpdir(), 'astrolabe-notes.txt');
+  fs.writeFileSync(notTable, 'nothing measured here\n');
+  await chooseFile(notTable);
+  await page.waitForFunction(() => /no nccl-tests row/.test(window.astrolabe.problems()), null, { timeout: 15000 })
+    .catch(() => {});
+  const refused = await page.evaluate(() => ({ msg: window.astrolabe.problems(), panel: window.astrolabe.hardwarePanel() }));
+  check(/astrolabe-notes\.txt: no nccl-tests row/.test(refused.msg || '') && refused.panel.measured &&
+    refused.panel.measured.name === path.basename(logPath) && refused.panel.rows.length === 32,
+    'Hardware tab: a file that is no nccl-tests output is refused with its reason, the measured table kept', JSON.stringify(refused.msg));
+  await page.screenshot({ path: path.join(shots, 'hardware_measured_refused.png') });
+  await clickWidget(page, 'hardware:clear_measured');
+  panel = await page.evaluate(() => window.astrolabe.hardwarePanel());
+  check(panel.measured === undefined && panel.rows.length === 32 && panel.rows.every((r) => r.measured_us === undefined),
+    'Hardware tab: Clear measured (mouse) takes the table away, the curve stays', JSON.stringify(panel.measured));
 
   // 4. An impossible system: A100 has no NVLink SHARP.
   await pick(page, 'preset', 'HGX H100 x8 (NVLS)');
