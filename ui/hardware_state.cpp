@@ -142,13 +142,7 @@ std::string HardwareState::summary_json() const {
         w.key("measured").begin_object();
         w.field("name", measured_name_);
         w.field("rows", uint64_t(measured_.rows.size()));
-        for (auto [e, key] : {std::pair{&comparison_.large, "large"}, {&comparison_.small, "small"}}) {
-            w.key(key).begin_object();
-            w.field("rows", uint64_t(e->rows));
-            w.field("geomean_error", e->geomean);
-            w.field("strict_error", e->strict);
-            w.end_object();
-        }
+        measured_errors_json(w, comparison_);
         w.end_object();
     }
     w.end_object();

@@ -309,16 +309,8 @@ std::string collective_perf_json(const CollectivePerfRequest& req, const std::ve
         ++i;
     });
     if (measured) {
-        w.key("measured");
-        w.begin_object();
-        for (auto [e, key] : {std::pair{&measured->large, "large"}, {&measured->small, "small"}}) {
-            w.key(key);
-            w.begin_object();
-            w.field("rows", uint64_t(e->rows));
-            w.field("geomean_error", e->geomean);
-            w.field("strict_error", e->strict);
-            w.end_object();
-        }
+        w.key("measured").begin_object();
+        measured_errors_json(w, *measured);
         w.field("large_from_bytes", kLargeRowBytes);
         w.end_object();
     }

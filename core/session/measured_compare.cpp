@@ -1,6 +1,8 @@
 // A prediction beside a measured nccl-tests table (measured_compare.h).
 #include "core/session/measured_compare.h"
 
+#include "core/base/json_writer.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -54,9 +56,8 @@ std::string ratio_fits(double ratio) {
 
 } // namespace
 
-Result<CollectivePerfRequest> measured_request(CollectivePerfRequest req,
-                                               const hardware::MeasuredTable& table,
-                                               const std::string& source) {
+Result<CollectivePerfRequest>
+measured_request(CollectivePerfRequest req, const hardware::MeasuredTable& table, const std::string& source) {
     Status problems;
     const config::HardwareConfig& hw = req.hardware;
     std::set<std::string> types, redops;
@@ -120,6 +121,16 @@ Result<CollectivePerfRequest> measured_request(CollectivePerfRequest req,
         req.sizes.push_back(r.size_bytes);
     req.cut_sizes = false; // nccl-tests printed them already cut
     return req;
+}
+
+void measured_errors_json(JsonWriter& w, const MeasuredComparison& m) {
+    for (auto [e, key] : {std::pair{&m.large, "large"}, {&m.small, "small"}}) {
+        w.key(key).begin_object();
+        w.field("rows", uint64_t(e->rows));
+        w.field("geomean_error", e->geomean);
+        w.field("strict_error", e->strict);
+        w.end_object();
+    }
 }
 
 MeasuredComparison compare_measured(const std::vector<CollectivePerfRow>& rows,

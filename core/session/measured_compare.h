@@ -37,9 +37,13 @@ struct MeasuredComparison {
 // all-to-all) for a collective that reduces; a rank count ("Rank" lines) or GPUs per process (nGpus) that
 // is not the description's; a busbw/algbw ratio that is not nccl-tests' factor for base.op on the
 // description's ranks (the table is of another collective or system).
-Result<CollectivePerfRequest> measured_request(CollectivePerfRequest base,
-                                               const hardware::MeasuredTable& table,
-                                               const std::string& source);
+Result<CollectivePerfRequest>
+measured_request(CollectivePerfRequest base, const hardware::MeasuredTable& table, const std::string& source);
+
+class JsonWriter;
+// The comparison's errors as fields of the object being written: "large" and "small", each {"rows",
+// "geomean_error", "strict_error"} (collective-perf --measured --json, the Hardware tab's summary).
+void measured_errors_json(JsonWriter& w, const MeasuredComparison& m);
 
 // The errors of `rows` (run from measured_request's request, so row i is the table's row i).
 MeasuredComparison compare_measured(const std::vector<CollectivePerfRow>& rows,
