@@ -4,23 +4,14 @@
 // numbers as tests/data/nccl's CSV holds them, i.e. as nccl-tests printed them) laid out as nccl-tests 2.13
 // prints a run: header, one "Rank" line per GPU, an NCCL INFO line, 32 rows, summary.
 #include "core/hardware/nccl_tests_output.h"
+#include "support/test_support.h"
 
 #include <catch2/catch.hpp>
-
-#include <fstream>
-#include <sstream>
 
 using namespace astrolabe;
 using hardware::parse_nccl_tests_output;
 
 namespace {
-
-std::string slurp(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
 
 const char* kHeader =
     "#       size         count      type   redop    root     time   algbw   busbw #wrong     "
@@ -29,8 +20,8 @@ const char* kHeader =
 } // namespace
 
 TEST_CASE("nccl-tests output: a whole run as nccl-tests prints it", "[hardware]") {
-    const std::string dir = std::string(ASTROLABE_TEST_DATA) + "/nccl_tests_output/";
-    auto t = parse_nccl_tests_output(slurp(dir + "aws_p5_h100_1node_allreduce.log"), "p5.log");
+    auto t = parse_nccl_tests_output(test::read_data("nccl_tests_output/aws_p5_h100_1node_allreduce.log"),
+                                     "p5.log");
     REQUIRE(t.is_ok());
     // 8 B to 16 GiB doubling: 32 rows; 8 "Rank" lines; nGpus 1 (one process per GPU).
     REQUIRE(t->rows.size() == 32);

@@ -12,25 +12,17 @@
 #include "core/config/config_parse.h"
 #include "core/session/collective_perf.h"
 #include "core/session/measured_compare.h"
+#include "support/test_support.h"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 using namespace astrolabe;
 
 namespace {
-
-std::string slurp(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
 
 struct Bound {
     const char* table;
@@ -80,7 +72,7 @@ void log_ratios(const std::string& dir, const nlohmann::json& systems, const cha
     req.hardware = hw.value();
     REQUIRE(hardware::parse_coll_op(entry.at("collective").get<std::string>(), req.op));
     const std::string path = dir + table + ".csv";
-    auto measured = hardware::parse_nccl_tests_output(slurp(path), path);
+    auto measured = hardware::parse_nccl_tests_output(test::read_data(path), path);
     REQUIRE(measured.is_ok());
     for (const hardware::MeasuredRow& m : measured->rows) {
         auto row = run_collective_perf_row(req, m.size_bytes);
@@ -92,8 +84,8 @@ void log_ratios(const std::string& dir, const nlohmann::json& systems, const cha
 } // namespace
 
 TEST_CASE("nccl validation: per-table geomean errors against measured nccl-tests tables", "[hardware]") {
-    const std::string dir = std::string(ASTROLABE_TEST_DATA) + "/nccl/";
-    auto systems = nlohmann::json::parse(slurp(dir + "systems.json"));
+    const std::string dir = "nccl/";
+    auto systems = nlohmann::json::parse(test::read_data(dir + "systems.json"));
     REQUIRE(systems.size() == std::size(kBounds));
     for (const Bound& b : kBounds) {
         DYNAMIC_SECTION(b.table) {
@@ -177,8 +169,8 @@ const Bound kBeyond[] = {
 };
 
 TEST_CASE("nccl validation: tables beyond the open set stay within their documented errors", "[hardware]") {
-    const std::string dir = std::string(ASTROLABE_TEST_DATA) + "/nccl_beyond/";
-    auto systems = nlohmann::json::parse(slurp(dir + "systems.json"));
+    const std::string dir = "nccl_beyond/";
+    auto systems = nlohmann::json::parse(test::read_data(dir + "systems.json"));
     REQUIRE(systems.size() == std::size(kBeyond));
     for (const Bound& b : kBeyond) {
         DYNAMIC_SECTION(b.table) {

@@ -1,23 +1,15 @@
 // A prediction beside a measured nccl-tests table (core/session/measured_compare.h).
 #include "core/config/config_parse.h"
 #include "core/session/measured_compare.h"
+#include "support/test_support.h"
 
 #include <catch2/catch.hpp>
 
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 using namespace astrolabe;
 
 namespace {
-
-std::string slurp(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
 
 // One HGX H100 node, one process per GPU (8 ranks), all-reduce.
 CollectivePerfRequest h100x8() {
@@ -108,17 +100,16 @@ TEST_CASE("measured comparison: nccl-tests' printed run and the CSV give the sam
     // tests/data/nccl holds it: the same rows, so the same comparison; 15 rows at >= 1 MiB and 17 below, and
     // the model within issue 20's targets on both (tests/hardware/nccl_validation_test.cpp holds the
     // numbers to their documented bounds).
-    const std::string data = ASTROLABE_TEST_DATA;
     auto hw =
-        config::parse_hardware_json(slurp(data + "/nccl_tests_output/aws_p5_h100_1node.json"), "p5.json");
+        config::parse_hardware_json(test::read_data("nccl_tests_output/aws_p5_h100_1node.json"), "p5.json");
     REQUIRE(hw.is_ok());
     CollectivePerfRequest base;
     base.hardware = hw.value();
     MeasuredComparison cmp[2];
-    const std::string files[2] = {data + "/nccl_tests_output/aws_p5_h100_1node_allreduce.log",
-                                  data + "/nccl/aws_p5_h100_1node_allreduce.csv"};
+    const std::string files[2] = {"nccl_tests_output/aws_p5_h100_1node_allreduce.log",
+                                  "nccl/aws_p5_h100_1node_allreduce.csv"};
     for (int i = 0; i < 2; ++i) {
-        auto table = hardware::parse_nccl_tests_output(slurp(files[i]), files[i]);
+        auto table = hardware::parse_nccl_tests_output(test::read_data(files[i]), files[i]);
         REQUIRE(table.is_ok());
         auto req = measured_request(base, table.value(), files[i]);
         REQUIRE(req.is_ok());

@@ -1,12 +1,10 @@
 // The browser's Hardware tab logic (ui/hardware_state.h), natively: presets, edits, problems, and the same
 // rows as collective-perf.
 #include "core/config/config_parse.h"
+#include "support/test_support.h"
 #include "ui/hardware_state.h"
 
 #include <catch2/catch.hpp>
-
-#include <fstream>
-#include <sstream>
 
 using namespace astrolabe;
 
@@ -242,16 +240,10 @@ TEST_CASE("hardware tab: a measured nccl-tests output beside the curve", "[hardw
     // The open aws_p5 table as nccl-tests printed it (tests/data/nccl_tests_output/), on its own system:
     // the tab runs the table's 32 sizes (8 B-16 GiB, float, sum), the same rows and errors as
     // `collective-perf --measured` (the request measured_request makes, run directly here).
-    const std::string dir = std::string(ASTROLABE_TEST_DATA) + "/nccl_tests_output/";
-    auto slurp = [](const std::string& path) {
-        std::ifstream f(path, std::ios::binary);
-        std::stringstream ss;
-        ss << f.rdbuf();
-        return ss.str();
-    };
-    auto hw = config::parse_hardware_json(slurp(dir + "aws_p5_h100_1node.json"), "p5.json");
+    auto hw =
+        config::parse_hardware_json(test::read_data("nccl_tests_output/aws_p5_h100_1node.json"), "p5.json");
     REQUIRE(hw.is_ok());
-    const std::string log = slurp(dir + "aws_p5_h100_1node_allreduce.log");
+    const std::string log = test::read_data("nccl_tests_output/aws_p5_h100_1node_allreduce.log");
     ui::HardwareState hs;
     hs.load(hw.value());
     hs.type() = hardware::NcclType::Double; // the table's float replaces it
