@@ -204,7 +204,8 @@ void draw_hardware_panel(App& app, View& view, Platform& platform) {
     remember(view, "hardware:measured");
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("an nccl-tests output measured on this system (what all_reduce_perf printed):\n"
-                          "its sizes, type and reduction run here, each row beside its measured time");
+                          "its sizes, type and reduction run here, each row beside its measured time\n"
+                          "(or drop the .log, .txt, .out or .csv file on the page)");
 
     // The description in two columns (the GPUs and NICs, then the software that drives them), so the
     // chart below stays in view with every EFA key showing.

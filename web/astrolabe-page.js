@@ -52,8 +52,17 @@
     return loadResult(withCString(text, (t) => withCString(source, (s) => Module._astro_load_scenario(t, s))));
   }
 
-  // Opened or dropped files: one .json is a scenario; .et (or .gz) files are traces, one per NPU, ranked by
-  // the number in their names (P.0.et, P.1.et, ...).
+  // A measured nccl-tests output for the Hardware tab, which sets it beside its curve.
+  async function loadMeasured(f) {
+    const text = await f.text();
+    const r = loadResult(withCString(text, (t) => withCString(f.name, (n) => Module._astro_perf_measured(t, n))));
+    if (r.loaded) showStatus('measured ' + f.name + ' set beside the curve');
+    return r;
+  }
+
+  // Opened or dropped files: one .json is a scenario; one .log, .txt, .out or .csv is a measured nccl-tests
+  // output (the Hardware tab's); .et (or .gz) files are traces, one per NPU, ranked by the number in their
+  // names (P.0.et, P.1.et, ...).
   async function loadFiles(files) {
     files = Array.from(files);
     if (files.length === 0) return null;
@@ -64,6 +73,16 @@
       setMessage(msg);
       showStatus(msg, true);
       return { ok: false, loaded: false, problems: msg };
+    }
+    const measured = files.filter((f) => /\.(log|txt|out|csv)$/i.test(f.name));
+    if (measured.length > 0) {
+      if (files.length > 1) {
+        const msg = 'open one nccl-tests output (.log, .txt, .out, .csv) on its own';
+        setMessage(msg);
+        showStatus(msg, true);
+        return { ok: false, loaded: false, problems: msg };
+      }
+      return loadMeasured(measured[0]);
     }
     const json = files.filter((f) => f.name.toLowerCase().endsWith('.json'));
     if (json.length > 0) {
@@ -130,18 +149,13 @@
   document.getElementById('scenario-file').addEventListener('change', (e) => {
     loadFiles(e.target.files).finally(() => { e.target.value = ''; });
   });
-  // The Hardware tab's measured nccl-tests output: its text goes to the tab, which sets it beside the curve.
-  document.getElementById('measured-file').addEventListener('change', async (e) => {
+  // The Hardware tab's picker: whatever file is chosen is read as an nccl-tests output.
+  document.getElementById('measured-file').addEventListener('change', (e) => {
     const f = e.target.files[0];
     e.target.value = '';
     if (!f || !ready) return;
-    if (f.size > MAX_FILE_BYTES) {
-      showStatus(f.name + ': too large for an nccl-tests output', true);
-      return;
-    }
-    const text = await f.text();
-    const r = loadResult(withCString(text, (t) => withCString(f.name, (n) => Module._astro_perf_measured(t, n))));
-    if (r.loaded) showStatus('measured ' + f.name + ' set beside the curve');
+    if (f.size > MAX_FILE_BYTES) showStatus(f.name + ': too large for an nccl-tests output', true);
+    else loadMeasured(f);
   });
   window.addEventListener('dragover', (e) => { e.preventDefault(); document.body.classList.add('dropping'); });
   window.addEventListener('dragleave', () => document.body.classList.remove('dropping'));

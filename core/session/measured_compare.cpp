@@ -115,6 +115,9 @@ measured_request(CollectivePerfRequest req, const hardware::MeasuredTable& table
                          (fits.empty() ? "" : " (" + fits + ")"));
         }
     }
+    if (table.rows.size() > kMaxMeasuredRows)
+        problems.add(source + ": " + std::to_string(table.rows.size()) + " rows; at most " +
+                     std::to_string(kMaxMeasuredRows) + " are run");
     if (!problems.is_ok()) return problems;
     req.sizes.clear();
     for (const auto& r : table.rows)

@@ -23,6 +23,9 @@ struct MeasuredError {
 // The error over a set of rows given as ln(predicted / measured).
 MeasuredError measured_error(const std::vector<double>& log_ratios);
 
+// The most rows a table may have (what a run of `collective-perf` may ask for: -i can ask for millions).
+constexpr size_t kMaxMeasuredRows = 4096;
+
 // Rows at and above this size count as "large" (issue 20's targets: <= 5 % there, <= 15 % below).
 constexpr uint64_t kLargeRowBytes = 1ull << 20;
 
@@ -36,7 +39,7 @@ struct MeasuredComparison {
 // each naming `source`: rows of more than one type or reduction; redop none (nccl-tests' all-gather and
 // all-to-all) for a collective that reduces; a rank count ("Rank" lines) or GPUs per process (nGpus) that
 // is not the description's; a busbw/algbw ratio that is not nccl-tests' factor for base.op on the
-// description's ranks (the table is of another collective or system).
+// description's ranks (the table is of another collective or system); more than kMaxMeasuredRows rows.
 Result<CollectivePerfRequest>
 measured_request(CollectivePerfRequest base, const hardware::MeasuredTable& table, const std::string& source);
 

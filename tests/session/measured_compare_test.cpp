@@ -73,6 +73,13 @@ TEST_CASE("measured request: a table of another run is named", "[session]") {
               "m.log: busbw/algbw is 1.750, nccl-tests' factor for all_gather on 8 ranks is 0.875; the table "
               "is of another collective or rank count (all_reduce on 8 ranks)");
     }
+    SECTION("more rows than a run takes") {
+        hardware::MeasuredTable t;
+        t.rows.assign(kMaxMeasuredRows + 1, row(1 << 20, 30, 34.95, 61.17));
+        auto req = measured_request(h100x8(), t, "m.log");
+        REQUIRE_FALSE(req.is_ok());
+        CHECK(req.status().message() == "m.log: 4097 rows; at most 4096 are run");
+    }
     SECTION("ranks, GPUs per process, reduction and types") {
         hardware::MeasuredTable t;
         t.rows = {row(64, 12, 0.01, 0.01, "float", "none"), row(128, 12, 0.01, 0.01, "half", "none")};

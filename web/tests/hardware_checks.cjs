@@ -14,7 +14,7 @@
 //  3f. Compare measured... clicked, an nccl-tests output chosen in the file picker: the tab runs its sizes
 //      beside it (the CLI's `--measured` rows and errors); picked as all-gather, the table's busbw/algbw
 //      names the run it is of; Share curve is disabled beside it; Clear measured clears it; a text that is
-//      no table is refused with its reason;
+//      no table is refused with its reason; the same output dropped on the page is set beside it too;
 //  4. an impossible system (A100 with NVLS) shows the parser's message and the page keeps working;
 //  5. collectivePerf() gives the CLI's rows (with and without a type) and rejects bad input with a message.
 // Screenshots: build/screenshots/hardware_*.png.
@@ -257,6 +257,19 @@ async function hardwareChecks({ browser, base, cli, samplesDir, check }) {
   panel = await page.evaluate(() => window.astrolabe.hardwarePanel());
   check(panel.measured === undefined && panel.rows.length === 32 && panel.rows.every((r) => r.measured_us === undefined),
     'Hardware tab: Clear measured (mouse) takes the table away, the curve stays', JSON.stringify(panel.measured));
+  // The same output dropped on the page (a drop event carrying the file, as the browser sends when a file is
+  // dragged in from the desktop, which a test cannot do) is set beside the curve too.
+  const logText = fs.readFileSync(logPath, 'utf8');
+  await page.evaluate((text) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([text], 'dropped_p5.log', { type: 'text/plain' }));
+    window.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, logText);
+  await page.waitForFunction(() => (window.astrolabe.hardwarePanel().measured || {}).name === 'dropped_p5.log', null, { timeout: 15000 });
+  panel = await page.evaluate(() => window.astrolabe.hardwarePanel());
+  check(sameRows(panel.rows, cliMeasured.rows) && panel.measured.large.rows === 15,
+    'Hardware tab: an nccl-tests .log dropped on the page is set beside the curve (the CLI\'s --measured rows)', JSON.stringify(panel.measured));
+  await clickWidget(page, 'hardware:clear_measured');
 
   // 4. An impossible system: A100 has no NVLink SHARP.
   await pick(page, 'preset', 'HGX H100 x8 (NVLS)');
