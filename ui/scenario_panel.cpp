@@ -439,7 +439,7 @@ void draw_scenario_panel(App& app, View& view, Platform& platform) {
     if (ImGui::Button("Open .et files...")) platform.open_trace_files();
     ImGui::SameLine();
     if (ImGui::Button("Open scenario JSON...")) platform.open_scenario_file();
-    ImGui::TextDisabled("or drop .et / .json files (or an nccl-tests .log) on the page");
+    ImGui::TextDisabled("or drop .et, .json or nccl-tests .log files on the page");
     ImGui::Separator();
     ImGui::Text("Scenario: %s", app.scenario_source().c_str());
     ImGui::Text("Workload: %s", app.doc().workload_summary().c_str());
