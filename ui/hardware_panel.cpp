@@ -263,6 +263,22 @@ void draw_hardware_panel(App& app, View& view, Platform& platform) {
     int proto = static_cast<int>(hw.proto); // NCCL_PROTO
     if (key_combo(view, "nccl_proto", proto))
         hw.proto = static_cast<config::NcclProto>(proto), changed = true;
+    // NCCL_BUFFSIZE: the first entry is the fabric's default (8M on EFA and TCPXO, NCCL's 4M elsewhere).
+    {
+        static const uint32_t kSizes[] = {1u << 20, 2u << 20, 4u << 20, 8u << 20, 16u << 20, 32u << 20};
+        std::vector<std::string> names = {"default (" +
+                                          nccl_size_text(config::default_nccl_buffsize(hw.fabric)) + ")"};
+        int bs = hw.nccl_buffsize == 0 ? 0 : -1;
+        for (uint32_t v : kSizes) {
+            if (v == hw.nccl_buffsize) bs = static_cast<int>(names.size());
+            names.push_back(nccl_size_text(v));
+        }
+        if (combo(view, "nccl_buffsize", "nccl_buffsize", bs, names,
+                  nccl_size_text(hw.nccl_buffsize).c_str())) {
+            hw.nccl_buffsize = bs == 0 ? 0 : kSizes[bs - 1];
+            changed = true;
+        }
+    }
     if (hw.fabric == config::Fabric::Infiniband) { // SHARP switches: the description rejects it elsewhere
         if (ImGui::Checkbox("collnet (IB SHARP)", &hw.collnet)) changed = true;
         remember(view, "collnet");

@@ -110,9 +110,9 @@ std::string join(const std::vector<std::string>& v) {
 }
 
 const std::vector<std::string> kKeys = {
-    "schema",        "name",        "gpu",     "nodes",     "gpus_per_node", "nvls",
-    "nics_per_node", "nic_gbps",    "fabric",  "processes", "collnet",       "nccl_algo",
-    "nccl_proto",    "peak_tflops", "hbm_gbs", "cpu",       "efa_transport", "nccl_tuner"};
+    "schema",   "name",   "gpu",           "nodes",      "gpus_per_node", "nvls",       "nics_per_node",
+    "nic_gbps", "fabric", "processes",     "collnet",    "nccl_algo",     "nccl_proto", "peak_tflops",
+    "hbm_gbs",  "cpu",    "efa_transport", "nccl_tuner", "nccl_buffsize"};
 
 // Reads a string key that must be one of `names`; returns the index or -1 (absent or wrong).
 int read_choice(detail::Fields& f, const char* key, const std::vector<std::string>& names) {
@@ -148,6 +148,14 @@ NcclTuner default_nccl_tuner(GpuModel g, Fabric f) {
     // aws-ofi-nccl (since its tuner was merged into the network plugin) points NCCL_TUNER_PLUGIN at
     // itself on AWS, and its tuner has maps for p5/p5e (H100) only; on p4d/p4de it defers to NCCL.
     return f == Fabric::Efa && g == GpuModel::H100Sxm ? NcclTuner::AwsOfiNccl : NcclTuner::Nccl;
+}
+
+uint32_t default_nccl_buffsize(Fabric f) {
+    return f == Fabric::Efa || f == Fabric::Tcpxo ? 8u << 20 : 4u << 20;
+}
+
+uint32_t nccl_buffsize(const HardwareConfig& hw) {
+    return hw.nccl_buffsize > 0 ? hw.nccl_buffsize : default_nccl_buffsize(hw.fabric);
 }
 
 void set_datasheet_compute(HardwareConfig& hw) {
@@ -216,6 +224,8 @@ Result<HardwareConfig> parse_hardware_json(std::string_view text, const std::str
     if (al >= 0) hw.algo = static_cast<NcclAlgo>(al);
     int pr = read_choice(f, "nccl_proto", hardware_choices("nccl_proto"));
     if (pr >= 0) hw.proto = static_cast<NcclProto>(pr);
+    // NCCL_BUFFSIZE in bytes: 64 KiB (an 8 KiB step) to 1 GiB.
+    f.read_uint32("nccl_buffsize", hw.nccl_buffsize, 64u << 10, 1u << 30);
     f.read_double("peak_tflops", hw.peak_tflops, 0, true);
     f.read_double("hbm_gbs", hw.hbm_gbs, 0, true);
 
@@ -279,6 +289,7 @@ std::string hardware_json(const HardwareConfig& hw) {
     w.field("collnet", hw.collnet);
     w.field("nccl_algo", nccl_algo_name(hw.algo));
     w.field("nccl_proto", nccl_proto_name(hw.proto));
+    if (hw.nccl_buffsize > 0) w.field("nccl_buffsize", hw.nccl_buffsize); // absent: the fabric's default
     w.field("peak_tflops", hw.peak_tflops);
     w.field("hbm_gbs", hw.hbm_gbs);
     w.end_object();

@@ -66,6 +66,9 @@ struct HardwareConfig {
     bool collnet = false; // in-network reduction (InfiniBand SHARP switches); only with fabric infiniband
     NcclAlgo algo = NcclAlgo::Auto;
     NcclProto proto = NcclProto::Auto;
+    // NCCL_BUFFSIZE: bytes of a connection's Simple buffer, whose eighth (one of NCCL_STEPS) is the most a
+    // step moves, hence the largest network message. 0 = the fabric's default (default_nccl_buffsize).
+    uint32_t nccl_buffsize = 0;
     // The GPU's compute for the roofline model of a run (docs/hardware.md): dense BF16/FP16 tensor-core
     // peak and HBM bandwidth. Defaults: the GPU's datasheet figures (set by the parser).
     double peak_tflops = 989.4;
@@ -82,6 +85,13 @@ EfaTransport default_efa_transport(GpuModel g);
 
 // The tuner NCCL runs with on this GPU and fabric by default (NcclTuner above).
 NcclTuner default_nccl_tuner(GpuModel g, Fabric f);
+
+// NCCL_BUFFSIZE as the system runs it unless the description says otherwise: 8 MiB on EFA (aws-ofi-nccl's
+// platform table sets it on p4d, p4de, p5, p5e) and on TCPXO (Google's NCCL profile for it), NCCL's own
+// 4 MiB elsewhere.
+uint32_t default_nccl_buffsize(Fabric f);
+// The description's buffer: its nccl_buffsize, else the fabric's default.
+uint32_t nccl_buffsize(const HardwareConfig& hw);
 
 // Sets the description's compute figures (peak_tflops, hbm_gbs) to its GPU's datasheet values.
 void set_datasheet_compute(HardwareConfig& hw);

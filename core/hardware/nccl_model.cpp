@@ -83,7 +83,8 @@ double net_step_us(const HardwareConfig& hw, NcclProto p) {
 // (cost_us x achievable per-NIC rate). RDMA NICs post a work request in well under a microsecond (a
 // 512 KiB chunk loses ~1 %); EFA's SRD runs its reliability, segmentation and completion in software
 // per message: calibrated on the 2-node p4de table, whose busbw stays at half its asymptote from 2 to
-// 32 MiB (chunks of 32-64 KiB) and reaches it at 512 MiB (full 512 KiB chunks): 2.5 us per message.
+// 32 MiB (chunks of 32-64 KiB) and reaches it at 512 MiB (full 1 MiB steps of its 8 MiB buffers):
+// 2.5 us per message.
 double net_msg_overhead_bytes(Fabric f, double nic_gbs) {
     double us = 0.2; // InfiniBand, RoCE, unknown: one RDMA work request
     if (f == Fabric::Efa) us = 2.5;
@@ -91,9 +92,10 @@ double net_msg_overhead_bytes(Fabric f, double nic_gbs) {
     return us * nic_gbs * 1e3;
 }
 
-// Fraction of a NIC's line rate NCCL reaches with large messages: InfiniBand/RoCE RDMA with GPUDirect
-// run near line rate (the 10-node, one-GPU-per-node ring reaches 48.9 of 50 GB/s); EFA's SRD protocol
-// reaches less (the p4de table: 78 GB/s busbw on 4 x 100 Gb/s).
+// Fraction of a NIC's line rate NCCL reaches with full buffer steps (simple_step_bytes): InfiniBand/RoCE
+// RDMA with GPUDirect run near line rate (the 10-node, one-GPU-per-node ring reaches 48.9 of 50 GB/s);
+// EFA's SRD protocol reaches less: 0.87 on the p4de table with its 1 MiB steps (8 MiB buffers, as
+// aws-ofi-nccl sets them; calibrated with the 2.5 us per message above, over all its rows).
 double fabric_efficiency(Fabric f) {
     switch (f) {
     case Fabric::Infiniband:
@@ -102,7 +104,7 @@ double fabric_efficiency(Fabric f) {
     case Fabric::Roce:
         return 0.95;
     case Fabric::Efa:
-        return 0.835;
+        return 0.87;
     case Fabric::Tcpxo:
         return 0.85;
     }
@@ -176,13 +178,23 @@ constexpr uint32_t kNvswitchChannels = 16;
 constexpr double kBoardGpus = 8;
 
 // The network's cost per message. NCCL moves a collective across the network in chunks of at most one
-// buffer step (4 MiB buffer / 8 steps = 512 KiB, Simple), each a separate send through the NIC (one
-// work request on RDMA NICs; on EFA a libfabric send segmented and acknowledged by SRD in software).
+// buffer step (simple_step_bytes: NCCL_BUFFSIZE / 8 steps, 512 KiB with NCCL's 4 MiB default), each a
+// separate send through the NIC (one work request on RDMA NICs; on EFA a libfabric send segmented and
+// acknowledged by SRD in software).
 // A message costs its fixed part plus its bytes at the NIC's rate, so small chunks reach less of the
 // rate. Trees shrink their chunk for medium sizes (NCCL keeps 8x the tree depth chunks per channel in
 // flight, then 4x, then 1x, never below 128, 64, 32 KiB): that is NCCL's own "trees are not perfectly
 // sticking to the model for medium sizes" (its treeCorrectionFactor dips to 0.5 at 128 KiB-4 MiB).
-constexpr double kNetChunkBytes = 512.0 * 1024;
+double simple_step_bytes(const HardwareConfig& hw) {
+    return config::nccl_buffsize(hw) / 8.0; // NCCL_STEPS
+}
+
+// AWS's EFA set-up (aws-ofi-nccl's platform table for p4d/p4de/p5/p5e) sets NVLS's chunk and
+// point-to-point's network chunk to this (NCCL_NVLS_CHUNKSIZE, NCCL_NVLSTREE_MAX_CHUNKSIZE,
+// NCCL_P2P_NET_CHUNKSIZE = 524288).
+constexpr double kAwsChunkBytes = 512.0 * 1024;
+// LL128's buffer is its own (not NCCL_BUFFSIZE); its network messages stay within this.
+constexpr double kLl128StepBytes = 512.0 * 1024;
 
 // NVLS's chunk (NCCL_NVLS_CHUNKSIZE's default): NVLS-tree sends its network data in these or smaller.
 constexpr double kNvlsChunkBytes = 128.0 * 1024;
@@ -293,8 +305,8 @@ namespace {
 // The chunk a tree sends per network message (NCCL enqueue.cc's rule for Simple trees): start from a full
 // buffer step and halve while a channel would hold fewer than 8x the tree depth chunks (down to 128 KiB),
 // 4x (down to 64 KiB), 1x (down to 32 KiB).
-double tree_chunk_bytes(double bytes_per_channel, uint32_t depth) {
-    double c = kNetChunkBytes;
+double tree_chunk_bytes(double bytes_per_channel, uint32_t depth, double step) {
+    double c = step;
     const double d = std::max<uint32_t>(1, depth);
     while (bytes_per_channel / c < 8 * d && c > 128 * 1024)
         c /= 2;
@@ -312,7 +324,7 @@ double tree_chunk_bytes(double bytes_per_channel, uint32_t depth) {
 // aws-ofi-nccl plugin sets NCCL_NVLS_CHUNKSIZE and NCCL_NVLSTREE_MAX_CHUNKSIZE on p4/p5).
 double nvls_tree_chunk_bytes(const HardwareConfig& hw, uint64_t bytes, uint32_t channels) {
     const bool efa = hw.fabric == Fabric::Efa;
-    double c = efa ? kNetChunkBytes : kNvlsChunkBytes;
+    double c = efa ? kAwsChunkBytes : kNvlsChunkBytes;
     if (hw.nodes >= 4 && !efa) c = std::min(c, 64.0 * 1024);
     const double ops = double(std::max<uint32_t>(1, channels)) * std::max<uint32_t>(1, hw.gpus_per_node);
     const double b = double(bytes);
@@ -332,18 +344,20 @@ double net_msg_bytes(const HardwareConfig& hw, NcclAlgo algo, NcclProto proto, u
     const bool ring = algo == NcclAlgo::Ring;
     const double slice = ring ? per_channel / hw.ranks() : per_channel;
     if (proto == NcclProto::LL) return std::max(1.0, std::min(64.0 * 1024, 2 * slice));
-    if (ring || proto == NcclProto::LL128) return std::max(1.0, std::min(kNetChunkBytes, slice));
+    if (proto == NcclProto::LL128) return std::max(1.0, std::min(kLl128StepBytes, slice));
+    if (ring) return std::max(1.0, std::min(simple_step_bytes(hw), slice));
     if (algo == NcclAlgo::NvlsTree) return nvls_tree_chunk_bytes(hw, bytes, channels);
     const bool nvls = algo == NcclAlgo::CollNet && hw.nvls;
     uint32_t depth = (nvls ? 1 : hw.gpus_per_node - 1) + ceil_log2(hw.nodes);
-    return std::max(1.0, std::min(per_channel, tree_chunk_bytes(per_channel, depth)));
+    return std::max(1.0, std::min(per_channel, tree_chunk_bytes(per_channel, depth, simple_step_bytes(hw))));
 }
 
 } // namespace
 
 double net_msg_factor(const HardwareConfig& hw, double msg_bytes) {
     const double x = net_msg_overhead_bytes(hw.fabric, hw.nic_gbps / 8.0 * fabric_efficiency(hw.fabric));
-    return msg_bytes * (kNetChunkBytes + x) / (kNetChunkBytes * (msg_bytes + x));
+    const double full = simple_step_bytes(hw);
+    return msg_bytes * (full + x) / (full * (msg_bytes + x));
 }
 
 // [SECTION] estimates
@@ -365,7 +379,7 @@ NcclChoice estimate(const HardwareConfig& hw, CollOp op, uint64_t bytes, NcclAlg
             // Point-to-point (all-to-all) sends each peer's data over NCCL_NCHANNELS_PER_NET_PEER (2)
             // channels, in NCCL_P2P_NET_CHUNKSIZE pieces, not the collectives' buffer steps; AWS's EFA
             // set-up raises the chunk to 512 KiB (the p5/p4de jobs' NCCL_P2P_NET_CHUNKSIZE=524288).
-            const double p2p_chunk = hw.fabric == Fabric::Efa ? kNetChunkBytes : kP2pNetChunkBytes;
+            const double p2p_chunk = hw.fabric == Fabric::Efa ? kAwsChunkBytes : kP2pNetChunkBytes;
             msg = std::max(1.0, std::min(p2p_chunk, double(bytes) / n / kP2pChannelsPerPeer));
         }
         c.net_msg_factor = net_msg_factor(hw, msg);

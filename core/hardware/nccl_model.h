@@ -70,7 +70,8 @@ double nics_per_gpu(const config::HardwareConfig& hw);
 // What those NICs carry after the fabric's achievable efficiency, GB/s.
 double nic_gbs_per_gpu(const config::HardwareConfig& hw);
 
-// The network's efficiency for messages of `msg_bytes` relative to full 512 KiB chunks: each message pays
+// The network's efficiency for messages of `msg_bytes` relative to full buffer steps (NCCL_BUFFSIZE / 8,
+// the description's nccl_buffsize; 512 KiB with NCCL's default): each message pays
 // a fixed cost of its fabric (tiny on RDMA NICs, several us on EFA) besides its bytes.
 double net_msg_factor(const config::HardwareConfig& hw, double msg_bytes);
 

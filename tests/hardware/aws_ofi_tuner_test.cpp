@@ -86,14 +86,19 @@ TEST_CASE("aws-ofi-nccl map: choose() follows it, skips what cannot run, yields 
     config::HardwareConfig hw = p5(4);
     // 4 x 8 p5, 1 GiB all-reduce: AWS's ring/LL128. Closed form: 10 us kernel base + 56 NVLink steps x
     // 1.7 (LL128) + 6 network steps x 20 (EFA RDMA, LL128) = 225.2 us; bandwidth: each GPU's 4 x 100 Gb/s
-    // at EFA's 0.835 = 41.75 GB/s, x 120/128 for LL128's flags = 39.14, x 8 GPUs = 313.125 GB/s bus
-    // bandwidth (below NVLink's 358 x 120/128); bus bytes 2 x 31/32 x 1 GiB = 2080374784.
+    // at EFA's 0.87 = 43.5 GB/s, x 120/128 for LL128's flags, x the per-message factor of LL128's 512 KiB
+    // messages against EFA's 1 MiB Simple step, f = 512K (1M + x) / (1M (512K + x)) with x = 2.5 us x
+    // 10.875 GB/s = 27187.5 B (0.97535), x 8 GPUs = 318.21 GB/s bus bandwidth (below NVLink's 358 x
+    // 120/128); bus bytes 2 x 31/32 x 1 GiB = 2080374784.
     NcclChoice c = choose(hw, CollOp::AllReduce, 1 * GiB);
     CHECK(c.algo == NcclAlgo::Ring);
     CHECK(c.proto == NcclProto::LL128);
     CHECK(c.by_aws_map);
-    CHECK(c.busbw_gbs == Approx(313.125));
-    CHECK(c.predicted_us == Approx(225.2 + 2080374784.0 / 313.125e3));
+    const double x = 2.5 * 12.5 * 0.87e3, f = 524288 * (1048576 + x) / (1048576 * (524288 + x));
+    const double busbw = 8 * 43.5 * 120 / 128 * f;
+    CHECK(busbw == Approx(318.21).epsilon(1e-4));
+    CHECK(c.busbw_gbs == Approx(busbw));
+    CHECK(c.predicted_us == Approx(225.2 + 2080374784.0 / (busbw * 1e3)));
     // NCCL's own tuner (nccl_tuner nccl, or two nodes) never runs LL128 across EFA.
     hw.tuner = config::NcclTuner::Nccl;
     CHECK(choose(hw, CollOp::AllReduce, 1 * GiB).proto != NcclProto::LL128);

@@ -172,3 +172,27 @@ TEST_CASE("hardware json: the choice lists are the names, in enum order", "[hard
     same("nccl_proto", 4, [](int i) { return nccl_proto_name(static_cast<NcclProto>(i)); });
     CHECK(hardware_choices("nodes").empty());
 }
+
+TEST_CASE("hardware json: nccl_buffsize, NCCL_BUFFSIZE in bytes", "[hardware]") {
+    // Absent: the fabric's default, 8 MiB on EFA (aws-ofi-nccl's platform table sets NCCL_BUFFSIZE=8388608
+    // on p4d/p4de/p5/p5e) and TCPXO (Google's NCCL profile), NCCL's 4 MiB elsewhere; the writer leaves it
+    // out, so a description without it reads back without it. Given, it is kept and written.
+    auto efa = parse_hardware_json(R"({"gpu": "A100-SXM4-40GB", "nodes": 2, "fabric": "efa"})", "hw.json");
+    REQUIRE(efa.is_ok());
+    CHECK(efa->nccl_buffsize == 0);
+    CHECK(nccl_buffsize(efa.value()) == 8388608);
+    CHECK(hardware_json(efa.value()).find("nccl_buffsize") == std::string::npos);
+    auto ib = parse_hardware_json(R"({"fabric": "infiniband", "nccl_buffsize": 16777216})", "hw.json");
+    REQUIRE(ib.is_ok());
+    CHECK(nccl_buffsize(ib.value()) == 16777216);
+    CHECK(hardware_json(ib.value()).find("\"nccl_buffsize\": 16777216") != std::string::npos);
+    CHECK(nccl_buffsize(HardwareConfig{}) == 4194304);
+    // Bad values are named: below one 8 KiB step per NCCL_STEPS, a string (nccl-tests' 8M spelling is
+    // for sizes on the command line, not NCCL's variable).
+    auto small = parse_hardware_json(R"({"nccl_buffsize": 4096})", "hw.json");
+    REQUIRE_FALSE(small.is_ok());
+    CHECK(small.status().message().find("hw.json: nccl_buffsize:") != std::string::npos);
+    auto text = parse_hardware_json(R"({"nccl_buffsize": "8M"})", "hw.json");
+    REQUIRE_FALSE(text.is_ok());
+    CHECK(text.status().message().find("hw.json: nccl_buffsize:") != std::string::npos);
+}

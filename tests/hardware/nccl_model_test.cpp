@@ -254,26 +254,37 @@ TEST_CASE("nccl model: a -g 8 process pays per channel on each of its launches",
 }
 
 TEST_CASE("nccl model: the network's per-message cost", "[hardware]") {
-    // f(m) = m (C + x) / (C (m + x)) with C = 512 KiB and x = cost x per-NIC rate. EFA (2.5 us at
-    // 12.5 GB/s x 0.835 = 26.1 kB): a 32 KiB chunk reaches 0.58 of a full chunk's rate, 512 KiB 1.
-    // InfiniBand (0.2 us at 50 GB/s x 0.978 = 9.8 kB): 32 KiB reaches 0.78.
+    // f(m) = m (C + x) / (C (m + x)) with C the Simple buffer step (NCCL_BUFFSIZE / 8) and x = cost x
+    // per-NIC rate. EFA runs 8 MiB buffers (aws-ofi-nccl's setting), so C = 1 MiB; x = 2.5 us at
+    // 12.5 GB/s x 0.87 = 27.2 kB: a 32 KiB message reaches 0.56 of a full step's rate, 1 MiB 1.
+    // InfiniBand (NCCL's 4 MiB: C = 512 KiB; 0.2 us at 50 GB/s x 0.978 = 9.8 kB): 32 KiB reaches 0.78;
+    // with nccl_buffsize 8 MiB the full step is 1 MiB and a 512 KiB message reaches 0.991 of it.
     config::HardwareConfig hw;
     hw.fabric = config::Fabric::Efa;
     hw.nic_gbps = 100;
-    const double c = 512.0 * 1024;
-    double x = 2.5 * 12.5 * 0.835 * 1e3;
+    double c = 1024.0 * 1024;
+    double x = 2.5 * 12.5 * 0.87 * 1e3;
+    CHECK(config::nccl_buffsize(hw) == 8u << 20);
     CHECK(net_msg_factor(hw, c) == Approx(1.0));
     CHECK(net_msg_factor(hw, 32 * 1024) == Approx(32768 * (c + x) / (c * (32768 + x))));
-    CHECK(net_msg_factor(hw, 32 * 1024) == Approx(0.584).epsilon(0.01));
+    CHECK(net_msg_factor(hw, 32 * 1024) == Approx(0.5607).epsilon(0.001));
     hw.fabric = config::Fabric::Infiniband;
     hw.nic_gbps = 400;
+    c = 512.0 * 1024;
     x = 0.2 * 50 * 0.978 * 1e3;
+    CHECK(config::nccl_buffsize(hw) == 4u << 20);
     CHECK(net_msg_factor(hw, 32 * 1024) == Approx(32768 * (c + x) / (c * (32768 + x))));
+    CHECK(net_msg_factor(hw, c) == Approx(1.0));
+    hw.nccl_buffsize = 8u << 20;
+    c = 1024.0 * 1024;
+    CHECK(net_msg_factor(hw, 512 * 1024) == Approx(524288 * (c + x) / (c * (524288 + x))));
+    CHECK(net_msg_factor(hw, 512 * 1024) == Approx(0.9909).epsilon(0.0005));
 }
 
 TEST_CASE("nccl model: a Simple tree's network chunk shrinks for medium sizes", "[hardware]") {
     // 2 x 8 A100 over EFA, tree depth 7 + 1 = 8, 16 channels: 4 MiB leaves 256 KiB per channel, so the
-    // chunk halves to 32 KiB (fewer than 8 chunks of 64 KiB); 512 MiB keeps full 512 KiB chunks.
+    // chunk halves to 32 KiB (fewer than 8 chunks of 64 KiB); 1 GiB (64 MiB per channel, 64 chunks of
+    // 1 MiB = 8 x depth) keeps full 1 MiB steps (EFA's 8 MiB buffers).
     config::HardwareConfig hw;
     hw.gpu = config::GpuModel::A100Sxm80;
     hw.nodes = 2;
@@ -283,8 +294,10 @@ TEST_CASE("nccl model: a Simple tree's network chunk shrinks for medium sizes", 
     hw.fabric = config::Fabric::Efa;
     NcclChoice mid = estimate(hw, CollOp::AllReduce, 4 << 20, NcclAlgo::Tree, NcclProto::Simple);
     CHECK(mid.net_msg_factor == Approx(net_msg_factor(hw, 32 * 1024)));
-    NcclChoice big = estimate(hw, CollOp::AllReduce, 512ull << 20, NcclAlgo::Tree, NcclProto::Simple);
+    NcclChoice big = estimate(hw, CollOp::AllReduce, 1ull << 30, NcclAlgo::Tree, NcclProto::Simple);
     CHECK(big.net_msg_factor == Approx(1.0));
+    NcclChoice half = estimate(hw, CollOp::AllReduce, 512ull << 20, NcclAlgo::Tree, NcclProto::Simple);
+    CHECK(half.net_msg_factor == Approx(net_msg_factor(hw, 512 * 1024))); // 32 MiB per channel: 512 KiB
 }
 
 TEST_CASE("nccl model: all-to-all runs point-to-point protocols", "[hardware]") {
@@ -414,7 +427,9 @@ TEST_CASE("nccl model: NVLS-tree's network chunk follows NCCL's NVLS chunk rule"
     // NCCL enqueue.cc: NVLS-tree chunks are NCCL_NVLS_CHUNKSIZE (128 KiB), at most 64 KiB from four
     // nodes up, smaller while the buffer holds fewer than 4 (1) chunks per concurrent operation
     // (16 channels x 8 heads = 128): 64 KiB below 4 x 128 x 128 KiB = 64 MiB. AWS's EFA set-up uses
-    // 512 KiB. Each message pays the fabric's cost: f(c) = c (512K + x) / (512K (c + x)).
+    // 512 KiB. Each message pays the fabric's cost: f(c) = c (S + x) / (S (c + x)) with S the Simple
+    // step: 512 KiB with NCCL's 4 MiB buffers; on EFA 1 MiB (8 MiB buffers), so its 512 KiB NVLS chunks
+    // reach f = 512K (1M + x) / (1M (512K + x)), x = 2.5 us x 12.5 x 0.87 GB/s.
     config::HardwareConfig hw;
     hw.fabric = config::Fabric::Infiniband;
     const double x = 0.2 * 48.9e3, k = 512.0 * 1024;
@@ -432,7 +447,8 @@ TEST_CASE("nccl model: NVLS-tree's network chunk follows NCCL's NVLS chunk rule"
     hw.nic_gbps = 100;
     hw.nodes = 4;
     NcclChoice efa = estimate(hw, CollOp::AllReduce, 8ull << 30, NcclAlgo::NvlsTree, NcclProto::Simple);
-    CHECK(efa.net_msg_factor == Approx(1.0));
+    const double xe = 2.5 * 12.5 * 0.87e3, m = 1024.0 * 1024, c = 512.0 * 1024;
+    CHECK(efa.net_msg_factor == Approx(c * (m + xe) / (m * (c + xe))));
 }
 
 TEST_CASE("nccl model: across TCPXO only Simple runs", "[hardware]") {
@@ -440,7 +456,8 @@ TEST_CASE("nccl model: across TCPXO only Simple runs", "[hardware]") {
     // even for 8 bytes. Its latency: kernel 10 + the chain's 2 x 7 NVLink Simple steps (3 us) + 2
     // network steps (40 us) = 132 us (a measured a3-mega 2-node table sits at 123-136 us), plus the
     // pipeline fill of an 8-byte chunk: nothing on NVLink, and on each of the 2 network hops the
-    // message's fixed 2 us (TCPXO) expressed at one NIC's 25 x 0.85 GB/s, carried by the node's 8: 0.23 us.
+    // message's fixed 2 us (TCPXO) expressed at one NIC's 25 x 0.85 GB/s, carried by the node's 8: 0.23 us
+    // (its per-message factor against the 1 MiB step of Google's 8 MiB buffers).
     config::HardwareConfig hw;
     hw.nodes = 2;
     hw.nvls = false;
@@ -449,7 +466,8 @@ TEST_CASE("nccl model: across TCPXO only Simple runs", "[hardware]") {
     NcclChoice c = choose(hw, CollOp::AllReduce, 8);
     CHECK(c.proto == NcclProto::Simple);
     const double nic = 200 / 8.0 * 0.85, fixed = 2.0 * nic * 1e3; // GB/s; bytes the NIC could move
-    const double factor = 8 * (512 * 1024 + fixed) / (512 * 1024 * (8 + fixed));
+    const double step = 1024.0 * 1024; // NCCL_BUFFSIZE 8 MiB / 8
+    const double factor = 8 * (step + fixed) / (step * (8 + fixed));
     CHECK(c.latency_us ==
           Approx(10 + 14 * 3.0 + 2 * 40.0 + 2 * 8 / (8 * nic * factor * 1e3) + 14 * 8 / (358.0 * 1e3)));
     hw.nodes = 1; // inside one node NVLink still runs LL
@@ -505,10 +523,10 @@ TEST_CASE("nccl model: filling a tree costs one chunk per hop", "[hardware]") {
     NcclChoice e = estimate(hw, CollOp::AllReduce, 64ull << 20, NcclAlgo::Tree, NcclProto::Simple);
     CHECK(e.latency_us == Approx(10 + 14 * 3.0 + 4 * 140.0 + 14 * nvl_hop));
     // With RDMA writes the step is AWS's 8-byte figure (23 us for Simple), so the network hops fill too
-    // (the same 64 KiB chunk, at EFA's 0.835 of line rate and its own per-message factor).
+    // (the same 64 KiB chunk, at EFA's 0.87 of line rate and its own per-message factor).
     hw.efa_transport = config::EfaTransport::Rdma;
     NcclChoice r = estimate(hw, CollOp::AllReduce, 64ull << 20, NcclAlgo::Tree, NcclProto::Simple);
-    const double efa_hop = chunk / (8 * 50 * 0.835 / 16 * r.net_msg_factor * 1e3);
+    const double efa_hop = chunk / (8 * 50 * 0.87 / 16 * r.net_msg_factor * 1e3);
     CHECK(r.latency_us == Approx(10 + 14 * 3.0 + 4 * 23.0 + 4 * efa_hop + 14 * nvl_hop));
 }
 
@@ -523,8 +541,8 @@ TEST_CASE("nccl model: EFA's two transports take their own step latencies", "[ha
     CHECK(rdma.algo == NcclAlgo::Tree);
     CHECK(rdma.proto == NcclProto::LL);
     // Filling the tree's two network hops: one 2 KiB LL message each (1 KiB of data, as many flags) at
-    // the one channel's share of the node's NICs, 8 GPUs x 4 x 12.5 GB/s x 0.835 (0.01 us each).
-    const double fill = 2 * 2048 / (8 * 4 * 12.5 * 0.835 * rdma.net_msg_factor * 1e3);
+    // the one channel's share of the node's NICs, 8 GPUs x 4 x 12.5 GB/s x 0.87 (0.01 us each).
+    const double fill = 2 * 2048 / (8 * 4 * 12.5 * 0.87 * rdma.net_msg_factor * 1e3);
     CHECK(rdma.latency_us == Approx(10 + 14 * 0.4 + 2 * 20.0 + fill));
     // The bytes add a tenth of a microsecond (1920 bus bytes at the LL rate of a 2 KiB message).
     CHECK(rdma.predicted_us == Approx(55.8).margin(0.1));

@@ -15,6 +15,7 @@
 //      beside it (the CLI's `--measured` rows and errors); picked as all-gather, the table's busbw/algbw
 //      names the run it is of; Share curve is disabled beside it; Clear measured clears it; a text that is
 //      no table is refused with its reason; the same output dropped on the page is set beside it too;
+//  3g. nccl_buffsize picked with the mouse gives the CLI's rows for that NCCL_BUFFSIZE;
 //  4. an impossible system (A100 with NVLS) shows the parser's message and the page keeps working;
 //  5. collectivePerf() gives the CLI's rows (with and without a type) and rejects bad input with a message.
 // Screenshots: build/screenshots/hardware_*.png.
@@ -270,6 +271,23 @@ async function hardwareChecks({ browser, base, cli, samplesDir, check }) {
   check(sameRows(panel.rows, cliMeasured.rows) && panel.measured.large.rows === 15,
     'Hardware tab: an nccl-tests .log dropped on the page is set beside the curve (the CLI\'s --measured rows)', JSON.stringify(panel.measured));
   await clickWidget(page, 'hardware:clear_measured');
+
+  // 3g. nccl_buffsize (NCCL_BUFFSIZE) picked with the mouse on the two-node IB preset: the CLI's rows for
+  // the file with nccl_buffsize 16777216 (1 GiB all-reduce), which differ from the default's; back to the
+  // default, the preset again.
+  await pick(page, 'preset', '2 x HGX H100 (IB 8 x 400G)');
+  const bufDefault = (await page.evaluate(() => window.astrolabe.hardwarePanel())).rows;
+  await pick(page, 'nccl_buffsize', '16M');
+  panel = await page.evaluate(() => window.astrolabe.hardwarePanel());
+  const buf16 = cliRowsEdited(cli, path.join(hwDir, 'h100x16.json'), { nccl_buffsize: 16777216 }, 'all_reduce');
+  check(sameRows(panel.rows, buf16) && !sameRows(buf16, bufDefault),
+    'Hardware tab: nccl_buffsize 16M picked with the mouse gives the CLI\'s rows for nccl_buffsize 16777216 (not the default\'s)',
+    JSON.stringify(panel.rows.slice(-1)));
+  await page.screenshot({ path: path.join(shots, 'hardware_buffsize_16M.png') });
+  await pick(page, 'nccl_buffsize', 'default (4M)');
+  panel = await page.evaluate(() => window.astrolabe.hardwarePanel());
+  check(panel.preset === '2 x HGX H100 (IB 8 x 400G)' && sameRows(panel.rows, bufDefault),
+    'Hardware tab: nccl_buffsize back to its default gives the preset\'s rows again', panel.preset);
 
   // 4. An impossible system: A100 has no NVLink SHARP.
   await pick(page, 'preset', 'HGX H100 x8 (NVLS)');
