@@ -53,6 +53,19 @@ bool known_redop(const std::string& s) {
     return parse_nccl_red_op(s, op);
 }
 
+// At most kShownProblems of a text's problems, then how many more: a file that is something else entirely
+// (a trace, a binary) would otherwise give one message per line.
+constexpr size_t kShownProblems = 20;
+Status capped(const Status& all, const std::string& source) {
+    if (all.problems().size() <= kShownProblems) return all;
+    Status out;
+    for (size_t i = 0; i < kShownProblems; ++i)
+        out.add(all.problems()[i]);
+    out.add(source + ": " + std::to_string(all.problems().size() - kShownProblems) +
+            " more problems like these; is it nccl-tests' output?");
+    return out;
+}
+
 // The CSV form: named columns, the out-of-place time, or only the bandwidths (a few published tables print
 // no time; nccl-tests' algbw is size / time, so the time follows from it).
 Result<MeasuredTable> parse_csv(const std::string& text, const std::string& source) {
@@ -116,7 +129,7 @@ Result<MeasuredTable> parse_csv(const std::string& text, const std::string& sour
         }
         if (r.size_bytes > 0) t.rows.push_back(r);
     }
-    if (!problems.is_ok()) return problems;
+    if (!problems.is_ok()) return capped(problems, source);
     return t;
 }
 
@@ -177,7 +190,7 @@ Result<MeasuredTable> parse_nccl_tests_output(const std::string& text, const std
             if (size > 0) t.rows.push_back(r);
         }
         t.ranks = uint32_t(ranks.size());
-        if (!problems.is_ok()) return problems;
+        if (!problems.is_ok()) return capped(problems, source);
         table = t;
     }
     if (table && table.value().rows.empty())

@@ -105,6 +105,16 @@ TEST_CASE("nccl-tests output: each problem named with its file and line", "[hard
         CHECK(m.find("t.log: line 1: time, algbw, busbw 'fast 0.01 0.01'; three numbers were expected") !=
               std::string::npos);
     }
+    SECTION("a file of something else: the first 20 problems, then how many more") {
+        std::string text;
+        for (int i = 0; i < 50; ++i)
+            text += "1 2 3\n";
+        auto t = parse_nccl_tests_output(text, "x.txt");
+        REQUIRE_FALSE(t.is_ok());
+        REQUIRE(t.status().problems().size() == 21);
+        CHECK(t.status().problems().back() ==
+              "x.txt: 30 more problems like these; is it nccl-tests' output?");
+    }
     SECTION("a CSV without a column") {
         auto t = parse_nccl_tests_output(
             "size_bytes,count,type,time_us,algbw_gbs,busbw_gbs\n8,2,float,1,0,0\n", "t.csv");
