@@ -11,6 +11,7 @@
 #include "native/commands.h"
 
 #include <cstdio>
+#include <initializer_list>
 
 namespace astrolabe::cli {
 
@@ -72,19 +73,22 @@ int run_link(const Args& a) {
     return 0;
 }
 
+// Each of `flags` (option name, as the user spells it) that the command line has, refused for `reason`.
+Status refuse_flags(const Args& a, std::initializer_list<std::pair<const char*, const char*>> flags,
+                    const std::string& reason) {
+    Status problems;
+    for (auto [key, flag] : flags)
+        if (a.has(key)) problems.add(std::string(flag) + ": " + reason);
+    return problems;
+}
+
 // `--share`: the link the browser's Hardware tab makes for the same curve. The tab steps sizes by doubling
 // and drives no flag of nccl-tests' loop, so -f, -i, -n, -w and -c have no place in it.
 int print_link(const Args& a, const CollectivePerfRequest& req) {
-    Status problems;
-    for (auto [key, flag] : {std::pair{"stepfactor", "-f"},
-                             {"stepbytes", "-i"},
-                             {"iters", "-n"},
-                             {"warmup_iters", "-w"},
-                             {"check", "-c"}})
-        if (a.has(key))
-            problems.add(std::string(flag) +
-                         ": a link holds no step or loop count (the browser doubles the size); "
-                         "drop it with --share");
+    Status problems = refuse_flags(
+        a,
+        {{"stepfactor", "-f"}, {"stepbytes", "-i"}, {"iters", "-n"}, {"warmup_iters", "-w"}, {"check", "-c"}},
+        "a link holds no step or loop count (the browser doubles the size); drop it with --share");
     if (!problems.is_ok()) return fail(problems.message());
     CollectivePerfArgs args;
     args.hardware_json = config::hardware_json(req.hardware); // -g already applied
@@ -104,17 +108,16 @@ int print_link(const Args& a, const CollectivePerfRequest& req) {
 // `--measured FILE`: the table's own sizes, type and reduction on the described system, each row beside its
 // measured time. The flags that choose sizes, type or reduction would contradict the table.
 int run_measured(const Args& a, CollectivePerfRequest req) {
-    Status problems;
-    for (auto [key, flag] : {std::pair{"minbytes", "-b"},
-                             {"maxbytes", "-e"},
-                             {"stepfactor", "-f"},
-                             {"stepbytes", "-i"},
-                             {"datatype", "-d"},
-                             {"redop", "-o"},
-                             {"share", "--share"}})
-        if (a.has(key))
-            problems.add(std::string(flag) + ": not taken with --measured, whose table gives the sizes, the "
-                                             "type and the reduction");
+    Status problems = refuse_flags(a,
+                                   {{"minbytes", "-b"},
+                                    {"maxbytes", "-e"},
+                                    {"stepfactor", "-f"},
+                                    {"stepbytes", "-i"},
+                                    {"datatype", "-d"},
+                                    {"redop", "-o"},
+                                    {"share", "--share"}},
+                                   "not taken with --measured, whose table gives the sizes, the type and the "
+                                   "reduction");
     if (!problems.is_ok()) return fail(problems.message());
     const std::string path = a.get("measured");
     auto text = read_file(path, "--measured");
@@ -244,8 +247,8 @@ int collective_perf_command(const std::vector<std::string>& argv_in) {
     if (problems.is_ok()) problems.merge(collective_perf_algo_problems(req, "--algo"));
     if (a.has("base") && !a.has("share")) problems.add("--base: only with --share");
     if (!problems.is_ok()) return fail(problems.message());
+    if (a.has("measured")) return run_measured(a, req); // before --share, which it refuses
     if (a.has("share")) return print_link(a, req);
-    if (a.has("measured")) return run_measured(a, req);
     auto rows = run_collective_perf(req);
     if (!rows) return fail(rows.status().message());
     std::fputs(a.has("json") ? collective_perf_json(req, rows.value()).c_str()
