@@ -41,6 +41,12 @@
   }
   function problems() { return cstr(Module._astro_problems()); }
   function setMessage(text) { withCString(text, (p) => Module._astro_set_message(p)); }
+  // Files the page refuses before the simulator sees them: the message in the UI and the status line.
+  function refused(msg) {
+    setMessage(msg);
+    showStatus(msg, true);
+    return { ok: false, loaded: false, problems: msg };
+  }
   // 0 loaded, 1 loaded with problems (listed in the scenario panel), 2 refused.
   function loadResult(rc) {
     const out = { ok: rc === 0, loaded: rc !== 2, problems: problems() };
@@ -68,29 +74,20 @@
     if (files.length === 0) return null;
     const tooBig = files.find((f) => f.size > MAX_FILE_BYTES);
     if (tooBig) {
-      const msg = tooBig.name + ': ' + (tooBig.size / 2 ** 30).toFixed(1) +
-        ' GiB is more than the browser app can hold (1 GiB per file); use the astrolabe CLI for traces this large';
-      setMessage(msg);
-      showStatus(msg, true);
-      return { ok: false, loaded: false, problems: msg };
+      return refused(tooBig.name + ': ' + (tooBig.size / 2 ** 30).toFixed(1) +
+        ' GiB is more than the browser app can hold (1 GiB per file); use the astrolabe CLI for traces this large');
     }
     const measured = files.filter((f) => /\.(log|txt|out|csv)$/i.test(f.name));
     if (measured.length > 0) {
       if (files.length > 1) {
-        const msg = 'open one nccl-tests output (.log, .txt, .out, .csv) on its own';
-        setMessage(msg);
-        showStatus(msg, true);
-        return { ok: false, loaded: false, problems: msg };
+        return refused('open one nccl-tests output (.log, .txt, .out, .csv) on its own');
       }
       return loadMeasured(measured[0]);
     }
     const json = files.filter((f) => f.name.toLowerCase().endsWith('.json'));
     if (json.length > 0) {
       if (files.length > 1) {
-        const msg = 'open one scenario .json on its own, or only .et trace files';
-        setMessage(msg);
-        showStatus(msg, true);
-        return { ok: false, loaded: false, problems: msg };
+        return refused('open one scenario .json on its own, or only .et trace files');
       }
       return loadScenarioText(await json[0].text(), json[0].name);
     }
@@ -105,10 +102,7 @@
         Module._free(p);
       }
     } catch (e) {
-      const msg = 'could not read the files: ' + e.message;
-      setMessage(msg);
-      showStatus(msg, true);
-      return { ok: false, loaded: false, problems: msg };
+      return refused('could not read the files: ' + e.message);
     }
     const r = loadResult(Module._astro_commit_traces());
     if (r.loaded) showStatus('loaded ' + files.length + ' trace file(s)');
