@@ -12,25 +12,25 @@ namespace astrolabe::hardware {
 
 namespace {
 
-std::vector<std::string> split(const std::string& s, char sep) {
+// nccl-tests' columns: runs of non-blanks.
+std::vector<std::string> words(const std::string& s) {
     std::vector<std::string> out;
-    if (sep == ' ') {
-        std::istringstream in(s);
-        std::string t;
-        while (in >> t)
-            out.push_back(t);
-        return out;
-    }
-    std::string cur;
+    std::istringstream in(s);
+    std::string t;
+    while (in >> t)
+        out.push_back(t);
+    return out;
+}
+
+// A CSV line's fields, as they are (a Windows line end dropped).
+std::vector<std::string> csv_fields(const std::string& s) {
+    std::vector<std::string> out(1);
     for (char c : s) {
-        if (c == sep) {
-            out.push_back(cur);
-            cur.clear();
-        } else if (c != '\r') {
-            cur += c;
-        }
+        if (c == ',')
+            out.emplace_back();
+        else if (c != '\r')
+            out.back() += c;
     }
-    out.push_back(cur);
     return out;
 }
 
@@ -74,7 +74,7 @@ Result<MeasuredTable> parse_csv(const std::string& text, const std::string& sour
     std::istringstream in(text);
     std::string line;
     std::getline(in, line);
-    const auto header = split(line, ',');
+    const auto header = csv_fields(line);
     auto column = [&](const char* name) {
         auto it = std::find(header.begin(), header.end(), name);
         return it == header.end() ? -1 : int(it - header.begin());
@@ -97,7 +97,7 @@ Result<MeasuredTable> parse_csv(const std::string& text, const std::string& sour
     while (std::getline(in, line)) {
         ++n;
         if (line.empty() || line == "\r") continue;
-        const auto cols = split(line, ',');
+        const auto cols = csv_fields(line);
         const std::string where = source + ": line " + std::to_string(n) + ": ";
         const int last = std::max({c_size, c_count, c_type, c_redop, c_time, c_alg, c_bus});
         if (int(cols.size()) <= last) {
@@ -150,7 +150,7 @@ Result<MeasuredTable> parse_nccl_tests_output(const std::string& text, const std
             ++n;
             // Open MPI's --tag-output puts "[1,0]<stdout>:" before every line.
             if (auto tag = line.find("<stdout>:"); tag != std::string::npos) line = line.substr(tag + 9);
-            const auto tok = split(line, ' ');
+            const auto tok = words(line);
             if (tok.empty()) continue;
             if (tok[0] == "#") {
                 uint64_t v = 0;
