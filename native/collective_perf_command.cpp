@@ -5,6 +5,7 @@
 #include "core/session/collective_perf.h"
 #include "core/session/collective_perf_args.h"
 #include "core/session/measured_compare.h"
+#include "core/session/measured_fit.h"
 #include "host/files.h"
 #include "native/args.h"
 #include "native/command_args.h"
@@ -45,6 +46,10 @@ const std::vector<OptionSpec> kOptions = {
     {"measured", true, nullptr,
      "FILE: nccl-tests' output (or a tests/data/nccl CSV) measured on this system: run its own sizes, type "
      "and reduction, and print each row's measured time and error, and the geomean errors"},
+    {"fit", true, nullptr,
+     "OUT.json: with --measured, fit the description's net_efficiency (the line-rate fraction its "
+     "collectives reach across nodes) to the table's rows the NICs hold back, save the description "
+     "with it to OUT.json and print the table run on it"},
     {"json", false, nullptr, "print {\"rows\": [{size_bytes, time_us, algbw_gbs, busbw_gbs}, ...]}"},
     {"help", false, nullptr, "this text"},
 };
@@ -105,6 +110,29 @@ int print_link(const Args& a, const CollectivePerfRequest& req) {
     return 0;
 }
 
+// `--measured FILE --fit OUT`: the description with the net_efficiency that fits the table, saved to OUT,
+// and the table's rows run on it beside the measurement.
+int run_fit(const Args& a, CollectivePerfRequest run, const hardware::MeasuredTable& table,
+            const std::string& path) {
+    if (run.astra_reference)
+        return fail("--fit: fits the NCCL-like model's description; not with --reference astra-sim");
+    auto fit = fit_net_efficiency(run, table, path);
+    if (!fit) return fail(fit.status().message());
+    const std::string out = a.get("fit");
+    if (Status st = write_file(out, config::hardware_json(fit.value().hardware)); !st.is_ok())
+        return fail("--fit: " + st.message());
+    run.hardware = fit.value().hardware;
+    auto rows = run_collective_perf(run);
+    if (!rows) return fail(rows.status().message());
+    const MeasuredComparison cmp = compare_measured(rows.value(), table);
+    if (a.has("json"))
+        std::fputs(collective_perf_json(run, rows.value(), &cmp, &fit.value()).c_str(), stdout);
+    else
+        std::fputs((collective_perf_table(run, rows.value(), &cmp) + fit_summary(fit.value(), out)).c_str(),
+                   stdout);
+    return 0;
+}
+
 // `--measured FILE`: the table's own sizes, type and reduction on the described system, each row beside its
 // measured time. The flags that choose sizes, type or reduction would contradict the table.
 int run_measured(const Args& a, CollectivePerfRequest req) {
@@ -128,6 +156,7 @@ int run_measured(const Args& a, CollectivePerfRequest req) {
     if (!run) return fail(run.status().message());
     problems.merge(collective_perf_algo_problems(run.value(), "--algo"));
     if (!problems.is_ok()) return fail(problems.message());
+    if (a.has("fit")) return run_fit(a, run.value(), table.value(), path);
     auto rows = run_collective_perf(run.value());
     if (!rows) return fail(rows.status().message());
     const MeasuredComparison cmp = compare_measured(rows.value(), table.value());
@@ -246,6 +275,8 @@ int collective_perf_command(const std::vector<std::string>& argv_in) {
         problems.add(a.get("hardware") + ": nodes x gpus_per_node is 1; a collective needs two or more GPUs");
     if (problems.is_ok()) problems.merge(collective_perf_algo_problems(req, "--algo"));
     if (a.has("base") && !a.has("share")) problems.add("--base: only with --share");
+    if (a.has("fit") && !a.has("measured"))
+        problems.add("--fit: only with --measured FILE, the table it fits the description to");
     if (!problems.is_ok()) return fail(problems.message());
     if (a.has("measured")) return run_measured(a, req); // before --share, which it refuses
     if (a.has("share")) return print_link(a, req);

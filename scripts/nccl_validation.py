@@ -4,8 +4,10 @@
 Runs `astrolabe collective-perf --json` for every row of every table in tests/data/nccl/ (the open
 calibration set; the system from systems.json, the table's own sizes) and, for contrast, the same rows with
 `--reference astra-sim`; then the same for tests/data/nccl_beyond/ (public tables nothing was calibrated
-on). Prints per-table geomean errors; with --markdown FILE writes the generated part of docs/validation.md,
-with --svg FILE the busbw-against-size plot of the open set (and FILE_beyond.svg of the others).
+on), and the groups of beyond tables where net_efficiency fitted on one (`collective-perf --fit`) is run on
+the others (TRANSFER). Prints per-table geomean errors; with --markdown FILE writes the generated part of
+docs/validation.md, with --svg FILE the busbw-against-size plot of the open set (and FILE_beyond.svg of the
+others).
 
 Error conventions, per table and separately for sizes >= 1 MiB and < 1 MiB:
 - issue 20's: the geometric mean of |p - m| / m (each row floored at 0.01 %).
@@ -107,6 +109,73 @@ def evaluate(exe, data):
     return results
 
 
+# Calibrating on a user's own table (`collective-perf --measured FILE --fit OUT`): net_efficiency fitted on
+# one beyond-set table, then the other tables of the same cluster (or the same instance type) run with it.
+# The model's own figures are never fitted so; this shows what a user's fit carries, and where it does not.
+TRANSFER = [
+    ("xxrjun_ex01_N10_G8_all_reduce", "same cluster and job",
+     ["xxrjun_ex01_N10_G8_all_gather", "xxrjun_ex01_N10_G8_reduce_scatter", "xxrjun_ex01_N10_G8_all_to_all"]),
+    ("nccltests309-gjaion_h100_4node_all_reduce", "same cluster",
+     ["nccltests309-gjaion_h100_8node_all_reduce", "nccltests309-gjaion_h100_2node_all_reduce"]),
+    ("crazyguitar_h100_2node_all_gather", "same cluster",
+     ["crazyguitar_h100_4node_all_gather", "crazyguitar_h100_8node_all_gather",
+      "crazyguitar_h100_16node_all_gather", "crazyguitar_h100_32node_all_gather"]),
+    ("crazyguitar_h100_2node_all_reduce", "same cluster",
+     ["crazyguitar_h100_4node_all_reduce", "crazyguitar_h100_8node_all_reduce",
+      "crazyguitar_h100_16node_all_reduce", "crazyguitar_h100_2node_all_gather"]),
+    ("keitaw-p5-run1_h100_2node_all_reduce", "same instance type (p5)",
+     ["keitaw-tuner_h100_2node_all_reduce", "awsome-pcluster-obs-p5_h100_2node_all_reduce"]),
+    ("a3bootcamp-a3mega_h100_2node_all_gather", "same instance type (a3-mega)",
+     ["dstack-a3mega_h100_2node_all_gather", "gcp-a3mega-ztan_h100_2node_all_reduce"]),
+]
+
+
+def transfer(exe, data, beyond):
+    """Per TRANSFER group: the fitted fraction, and each target's >= 1 MiB error (issue's convention) with
+    its description as given and with the fitted net_efficiency added."""
+    systems = json.load(open(os.path.join(data, "systems.json")))
+    by_name = {r["name"]: r for r in beyond}
+    out = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for cal, relation, targets in TRANSFER:
+            entry = systems[cal]
+            hw_path = os.path.join(tmp, "cal.json")
+            json.dump(entry["hardware"], open(hw_path, "w"))
+            fitted_path = os.path.join(tmp, "fitted.json")
+            cmd = [exe, "collective-perf", "--op", entry["collective"], "--hardware", hw_path, "--measured",
+                   os.path.join(data, cal + ".csv"), "--fit", fitted_path, "--json"]
+            fit = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)["fit"]
+            _, own_fitted = simulate(exe, fitted_path, entry["collective"], os.path.join(data, cal + ".csv"), False)
+            rows = []
+            for t in targets:
+                hw = dict(systems[t]["hardware"], net_efficiency=fit["net_efficiency"])
+                t_path = os.path.join(tmp, "target.json")
+                json.dump(hw, open(t_path, "w"))
+                _, tool = simulate(exe, t_path, systems[t]["collective"], os.path.join(data, t + ".csv"), False)
+                rows.append((t, by_name[t]["ours_big_rel"], tool["large"]["geomean_error"]))
+            out.append(dict(cal=cal, relation=relation, fit=fit, own=by_name[cal]["ours_big_rel"],
+                            own_fitted=own_fitted["large"]["geomean_error"], rows=rows))
+    return out
+
+
+def transfer_markdown(groups):
+    out = ["## Calibrated on a sibling table (`collective-perf --fit`)", "",
+           "net_efficiency fitted on the first table of each group (its rows mostly moving bytes), then the",
+           "group's other tables run with it; errors at >= 1 MiB, issue 20's convention. The model's own",
+           "figures stay as calibrated on the open set; this is what a user's fit on their cluster carries.", "",
+           "| fitted on | relation | net_efficiency | its own error, as described -> fitted | table run with it | error as described | with the fit |",
+           "|---|---|---:|---:|---|---:|---:|"]
+    for g in groups:
+        first = True
+        for t, before, after in g["rows"]:
+            head = ("`%s` | %s | %.3f (was %.3f) | %s -> %s" % (
+                g["cal"], g["relation"], g["fit"]["net_efficiency"], g["fit"]["previous"], pct(g["own"]),
+                pct(g["own_fitted"]))) if first else " | | |"
+            out.append("| %s | `%s` | %s | %s |" % (head, t, pct(before), pct(after)))
+            first = False
+    return out + [""]
+
+
 def pct(x):
     return "-" if x is None else "%.1f %%" % (100 * x)
 
@@ -154,10 +223,12 @@ def row_tables(results):
     return out
 
 
-def markdown(results, beyond):
+def markdown(results, beyond, groups):
     out = ["## The open set", ""] + summary_tables(results)
     if beyond:
         out += ["## Beyond the open set (nothing calibrated on these)", ""] + summary_tables(beyond)
+    if groups:
+        out += transfer_markdown(groups)
     out += ["## Per size: the open set", ""] + row_tables(results)
     if beyond:
         out += ["## Per size: beyond the open set", ""] + row_tables(beyond)
@@ -214,10 +285,15 @@ def main():
     a = ap.parse_args()
     results = evaluate(a.astrolabe, a.data)
     beyond = evaluate(a.astrolabe, a.beyond) if a.beyond else []
+    groups = transfer(a.astrolabe, a.beyond, beyond) if a.beyond else []
     print("%-52s %-19s %-19s (issue's convention, then strict)" % ("table", ">= 1 MiB", "< 1 MiB"))
     for r in results + beyond:
         print("%-52s %8s %8s  %8s %8s" % (r["name"], pct(r["ours_big_rel"]), pct(r["ours_big"]),
                                           pct(r["ours_small_rel"]), pct(r["ours_small"])))
+    for g in groups:
+        print("fitted on %s: net_efficiency %.3f" % (g["cal"], g["fit"]["net_efficiency"]))
+        for t, before, after in g["rows"]:
+            print("  %-50s %8s -> %8s" % (t, pct(before), pct(after)))
     if a.markdown:
         # Everything above the marker is hand-written and kept; everything below is regenerated.
         marker = "<!-- generated by scripts/nccl_validation.py: do not edit below -->"
@@ -226,7 +302,7 @@ def main():
             text = open(a.markdown).read()
             # No marker yet: the whole file is the hand-written part.
             head = text[: text.index(marker)] if marker in text else text.rstrip("\n") + "\n\n"
-        open(a.markdown, "w").write(head + marker + "\n\n" + markdown(results, beyond))
+        open(a.markdown, "w").write(head + marker + "\n\n" + markdown(results, beyond, groups))
     if a.svg:
         open(a.svg, "w").write(svg(results))
         if beyond:  # the same plot for the tables beyond the open set, next to it

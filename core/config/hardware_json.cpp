@@ -110,9 +110,9 @@ std::string join(const std::vector<std::string>& v) {
 }
 
 const std::vector<std::string> kKeys = {
-    "schema",   "name",   "gpu",           "nodes",      "gpus_per_node", "nvls",       "nics_per_node",
-    "nic_gbps", "fabric", "processes",     "collnet",    "nccl_algo",     "nccl_proto", "peak_tflops",
-    "hbm_gbs",  "cpu",    "efa_transport", "nccl_tuner", "nccl_buffsize"};
+    "schema",   "name",   "gpu",           "nodes",      "gpus_per_node", "nvls",          "nics_per_node",
+    "nic_gbps", "fabric", "processes",     "collnet",    "nccl_algo",     "nccl_proto",    "peak_tflops",
+    "hbm_gbs",  "cpu",    "efa_transport", "nccl_tuner", "nccl_buffsize", "net_efficiency"};
 
 // Reads a string key that must be one of `names`; returns the index or -1 (absent or wrong).
 int read_choice(detail::Fields& f, const char* key, const std::vector<std::string>& names) {
@@ -226,6 +226,7 @@ Result<HardwareConfig> parse_hardware_json(std::string_view text, const std::str
     if (pr >= 0) hw.proto = static_cast<NcclProto>(pr);
     // NCCL_BUFFSIZE in bytes: 64 KiB (an 8 KiB step) to 1 GiB.
     f.read_uint32("nccl_buffsize", hw.nccl_buffsize, 64u << 10, 1u << 30);
+    f.read_double("net_efficiency", hw.net_efficiency, 0, true);
     f.read_double("peak_tflops", hw.peak_tflops, 0, true);
     f.read_double("hbm_gbs", hw.hbm_gbs, 0, true);
 
@@ -234,6 +235,10 @@ Result<HardwareConfig> parse_hardware_json(std::string_view text, const std::str
     // underflows its rates), so the description says so instead of running.
     if (j.contains("nic_gbps") && j["nic_gbps"].is_number() && (hw.nic_gbps < 1 || hw.nic_gbps > 3200))
         f.problem("nic_gbps", "is " + j["nic_gbps"].dump() + "; 1 to 3200 Gb/s per NIC was expected");
+    if (j.contains("net_efficiency") && j["net_efficiency"].is_number() &&
+        (hw.net_efficiency < 0.05 || hw.net_efficiency > 1))
+        f.problem("net_efficiency",
+                  "is " + j["net_efficiency"].dump() + "; a fraction of line rate, 0.05 to 1, was expected");
     if (j.contains("peak_tflops") && j["peak_tflops"].is_number() && hw.peak_tflops < 0.001)
         f.problem("peak_tflops",
                   "is " + j["peak_tflops"].dump() + "; at least 0.001 (1 GFLOP/s) was expected");
@@ -289,7 +294,8 @@ std::string hardware_json(const HardwareConfig& hw) {
     w.field("collnet", hw.collnet);
     w.field("nccl_algo", nccl_algo_name(hw.algo));
     w.field("nccl_proto", nccl_proto_name(hw.proto));
-    if (hw.nccl_buffsize > 0) w.field("nccl_buffsize", hw.nccl_buffsize); // absent: the fabric's default
+    if (hw.nccl_buffsize > 0) w.field("nccl_buffsize", hw.nccl_buffsize);    // absent: the fabric's default
+    if (hw.net_efficiency > 0) w.field("net_efficiency", hw.net_efficiency); // absent: the fabric's figure
     w.field("peak_tflops", hw.peak_tflops);
     w.field("hbm_gbs", hw.hbm_gbs);
     w.end_object();

@@ -69,6 +69,12 @@ struct HardwareConfig {
     // NCCL_BUFFSIZE: bytes of a connection's Simple buffer, whose eighth (one of NCCL_STEPS) is the most a
     // step moves, hence the largest network message. 0 = the fabric's default (default_nccl_buffsize).
     uint32_t nccl_buffsize = 0;
+    // Fraction of the NICs' line rate a collective's rings and trees sustain across nodes with full buffer
+    // steps, for a cluster measured to run below (or above) its fabric's figure: a congested or
+    // oversubscribed fabric, a PCIe bottleneck. 0 = the fabric's figure (hardware::fabric_efficiency).
+    // Point-to-point (all-to-all) keeps the fabric's figure: its flows run NIC to NIC without a
+    // collective's lockstep. `collective-perf --measured FILE --fit OUT` fits it to a measured table.
+    double net_efficiency = 0;
     // The GPU's compute for the roofline model of a run (docs/hardware.md): dense BF16/FP16 tensor-core
     // peak and HBM bandwidth. Defaults: the GPU's datasheet figures (set by the parser).
     double peak_tflops = 989.4;

@@ -92,25 +92,6 @@ double net_msg_overhead_bytes(Fabric f, double nic_gbs) {
     return us * nic_gbs * 1e3;
 }
 
-// Fraction of a NIC's line rate NCCL reaches with full buffer steps (simple_step_bytes): InfiniBand/RoCE
-// RDMA with GPUDirect run near line rate (the 10-node, one-GPU-per-node ring reaches 48.9 of 50 GB/s);
-// EFA's SRD protocol reaches less: 0.87 on the p4de table with its 1 MiB steps (8 MiB buffers, as
-// aws-ofi-nccl sets them; calibrated with the 2.5 us per message above, over all its rows).
-double fabric_efficiency(Fabric f) {
-    switch (f) {
-    case Fabric::Infiniband:
-    case Fabric::Unknown:
-        return 0.978;
-    case Fabric::Roce:
-        return 0.95;
-    case Fabric::Efa:
-        return 0.87;
-    case Fabric::Tcpxo:
-        return 0.85;
-    }
-    return 0.9;
-}
-
 // Protocol efficiency on bandwidth: LL sends 8 data bytes per 16-byte line and polls each, so its rate is
 // that of the SMs' 8-byte stores and flag polls, not the link's: a third of the link on H100, a fifth on
 // A100 (both A100 tables, NVLink-only and EFA, agree on it). LL128 carries 120 data bytes per 128-byte line
@@ -227,6 +208,25 @@ uint32_t ceil_log2(uint32_t n) {
 
 } // namespace
 
+// Fraction of a NIC's line rate NCCL reaches with full buffer steps (simple_step_bytes): InfiniBand/RoCE
+// RDMA with GPUDirect run near line rate (the 10-node, one-GPU-per-node ring reaches 48.9 of 50 GB/s);
+// EFA's SRD protocol reaches less: 0.87 on the p4de table with its 1 MiB steps (8 MiB buffers, as
+// aws-ofi-nccl sets them; calibrated with the 2.5 us per message above, over all its rows).
+double fabric_efficiency(Fabric f) {
+    switch (f) {
+    case Fabric::Infiniband:
+    case Fabric::Unknown:
+        return 0.978;
+    case Fabric::Roce:
+        return 0.95;
+    case Fabric::Efa:
+        return 0.87;
+    case Fabric::Tcpxo:
+        return 0.85;
+    }
+    return 0.9;
+}
+
 // [SECTION] helpers
 const char* coll_op_name(CollOp op) {
     switch (op) {
@@ -276,8 +276,10 @@ double nics_per_gpu(const HardwareConfig& hw) {
     return std::min(share, std::max(1.0, double(hw.nics_per_node) / kBoardGpus));
 }
 
-double nic_gbs_per_gpu(const HardwareConfig& hw) {
-    return nics_per_gpu(hw) * hw.nic_gbps / 8.0 * fabric_efficiency(hw.fabric);
+double nic_gbs_per_gpu(const HardwareConfig& hw, bool point_to_point) {
+    const double fraction =
+        hw.net_efficiency > 0 && !point_to_point ? hw.net_efficiency : fabric_efficiency(hw.fabric);
+    return nics_per_gpu(hw) * hw.nic_gbps / 8.0 * fraction;
 }
 
 double host_launch_us(const HardwareConfig& hw, uint32_t channels) {
@@ -386,7 +388,7 @@ NcclChoice estimate(const HardwareConfig& hw, CollOp op, uint64_t bytes, NcclAlg
     }
     // Across nodes: the GPU's share of the NICs, at the protocol's efficiency and the per-message
     // efficiency of this size's network messages.
-    const double nic = nic_gbs_per_gpu(hw) * eff * c.net_msg_factor;
+    const double nic = nic_gbs_per_gpu(hw, op == CollOp::AllToAll) * eff * c.net_msg_factor;
     const double bus_bytes = double(bytes) * busbw_factor(op, n);
     const bool ar = op == CollOp::AllReduce;
     if (n < 2) return c;

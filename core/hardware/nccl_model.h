@@ -67,8 +67,14 @@ uint32_t channels_used(const config::HardwareConfig& hw, config::NcclAlgo algo, 
 // node reaches 4 NICs, not 8.
 double nics_per_gpu(const config::HardwareConfig& hw);
 
-// What those NICs carry after the fabric's achievable efficiency, GB/s.
-double nic_gbs_per_gpu(const config::HardwareConfig& hw);
+// Fraction of a NIC's line rate NCCL reaches across this fabric with full buffer steps (docs/hardware.md
+// gives each figure's source); a description's net_efficiency replaces it for collectives.
+double fabric_efficiency(config::Fabric f);
+
+// What those NICs carry for a collective's rings and trees, GB/s: their line rate times the description's
+// net_efficiency, else the fabric's achievable fraction. Point-to-point (all-to-all) always gets the
+// fabric's fraction (HardwareConfig::net_efficiency says why).
+double nic_gbs_per_gpu(const config::HardwareConfig& hw, bool point_to_point = false);
 
 // The network's efficiency for messages of `msg_bytes` relative to full buffer steps (NCCL_BUFFSIZE / 8,
 // the description's nccl_buffsize; 512 KiB with NCCL's default): each message pays

@@ -5,6 +5,7 @@
 #include "core/generate/microbench.h"
 #include "core/hardware/hardware_mapping.h"
 #include "core/session/measured_compare.h"
+#include "core/session/measured_fit.h"
 #include "core/session/session.h"
 #include "core/trace/trace_reader.h"
 
@@ -283,7 +284,7 @@ std::string collective_perf_table(const CollectivePerfRequest& req,
 }
 
 std::string collective_perf_json(const CollectivePerfRequest& req, const std::vector<CollectivePerfRow>& rows,
-                                 const MeasuredComparison* measured) {
+                                 const MeasuredComparison* measured, const NetEfficiencyFit* fit) {
     JsonWriter w;
     w.begin_object();
     w.field("op", hardware::coll_op_name(req.op));
@@ -314,6 +315,7 @@ std::string collective_perf_json(const CollectivePerfRequest& req, const std::ve
         w.field("large_from_bytes", kLargeRowBytes);
         w.end_object();
     }
+    if (fit) fit_json(w, *fit);
     w.end_object();
     return w.str() + "\n";
 }

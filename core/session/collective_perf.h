@@ -75,14 +75,17 @@ Result<CollectivePerfRow> run_collective_perf_row(const CollectivePerfRequest& r
 Result<std::vector<CollectivePerfRow>> run_collective_perf(const CollectivePerfRequest& req);
 
 struct MeasuredComparison; // core/session/measured_compare.h
+struct NetEfficiencyFit;   // core/session/measured_fit.h
 
 // nccl-tests' text table and the `{"rows": [...]}` JSON form; with `measured`, each row also shows the
-// measured time and the error against it, and the table closes with the per-range geomeans.
+// measured time and the error against it, and the table closes with the per-range geomeans; with `fit`
+// (the rows were run on a fitted description), the JSON also has {"fit": {...}} (fit_json).
 std::string collective_perf_table(const CollectivePerfRequest& req,
                                   const std::vector<CollectivePerfRow>& rows,
                                   const MeasuredComparison* measured = nullptr);
 std::string collective_perf_json(const CollectivePerfRequest& req, const std::vector<CollectivePerfRow>& rows,
-                                 const MeasuredComparison* measured = nullptr);
+                                 const MeasuredComparison* measured = nullptr,
+                                 const NetEfficiencyFit* fit = nullptr);
 
 } // namespace astrolabe
 

@@ -126,14 +126,17 @@ measured_request(CollectivePerfRequest req, const hardware::MeasuredTable& table
     return req;
 }
 
+void measured_error_json(JsonWriter& w, const char* key, const MeasuredError& e) {
+    w.key(key).begin_object();
+    w.field("rows", uint64_t(e.rows));
+    w.field("geomean_error", e.geomean);
+    w.field("strict_error", e.strict);
+    w.end_object();
+}
+
 void measured_errors_json(JsonWriter& w, const MeasuredComparison& m) {
-    for (auto [e, key] : {std::pair{&m.large, "large"}, {&m.small, "small"}}) {
-        w.key(key).begin_object();
-        w.field("rows", uint64_t(e->rows));
-        w.field("geomean_error", e->geomean);
-        w.field("strict_error", e->strict);
-        w.end_object();
-    }
+    measured_error_json(w, "large", m.large);
+    measured_error_json(w, "small", m.small);
 }
 
 MeasuredComparison compare_measured(const std::vector<CollectivePerfRow>& rows,

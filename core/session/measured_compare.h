@@ -44,6 +44,8 @@ Result<CollectivePerfRequest>
 measured_request(CollectivePerfRequest base, const hardware::MeasuredTable& table, const std::string& source);
 
 class JsonWriter;
+// One error as the field `key` of the object being written: {"rows", "geomean_error", "strict_error"}.
+void measured_error_json(JsonWriter& w, const char* key, const MeasuredError& e);
 // The comparison's errors as fields of the object being written: "large" and "small", each {"rows",
 // "geomean_error", "strict_error"} (collective-perf --measured --json, the Hardware tab's summary).
 void measured_errors_json(JsonWriter& w, const MeasuredComparison& m);

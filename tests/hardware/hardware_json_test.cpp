@@ -196,3 +196,31 @@ TEST_CASE("hardware json: nccl_buffsize, NCCL_BUFFSIZE in bytes", "[hardware]") 
     REQUIRE_FALSE(text.is_ok());
     CHECK(text.status().message().find("hw.json: nccl_buffsize:") != std::string::npos);
 }
+
+TEST_CASE("hardware json: net_efficiency, the line-rate fraction a cluster's collectives reach",
+          "[hardware]") {
+    // Absent: 0, the fabric's own figure, and not written (files and links without it are unchanged).
+    // Given: kept and written, so a fitted description (collective-perf --fit) reads back as fitted.
+    auto plain = parse_hardware_json(R"({"nodes": 4, "fabric": "infiniband"})", "hw.json");
+    REQUIRE(plain.is_ok());
+    CHECK(plain->net_efficiency == 0);
+    CHECK(hardware_json(plain.value()).find("net_efficiency") == std::string::npos);
+    auto fitted =
+        parse_hardware_json(R"({"nodes": 4, "fabric": "infiniband", "net_efficiency": 0.813})", "hw.json");
+    REQUIRE(fitted.is_ok());
+    CHECK(fitted->net_efficiency == 0.813);
+    const std::string text = hardware_json(fitted.value());
+    CHECK(text.find("\"net_efficiency\": 0.813") != std::string::npos);
+    auto again = parse_hardware_json(text, "again.json");
+    REQUIRE(again.is_ok());
+    CHECK(again->net_efficiency == 0.813);
+    // A fraction of line rate: 0.05 to 1. More than the NIC's rate, a percentage, nothing or a string are
+    // named with what was expected.
+    for (const char* bad :
+         {R"({"net_efficiency": 1.2})", R"({"net_efficiency": 81})", R"({"net_efficiency": 0.01})",
+          R"({"net_efficiency": 0})", R"({"net_efficiency": "0.8"})"}) {
+        auto r = parse_hardware_json(bad, "hw.json");
+        REQUIRE_FALSE(r.is_ok());
+        CHECK(r.status().message().find("hw.json: net_efficiency:") != std::string::npos);
+    }
+}

@@ -80,6 +80,22 @@ TEST_CASE("nccl model: network-only ring bandwidth is the NIC's achievable rate"
     CHECK(c.busbw_gbs == Approx(48.9));
 }
 
+TEST_CASE("nccl model: net_efficiency replaces the fabric's fraction for collectives, not all-to-all",
+          "[hardware]") {
+    // The same 10 x 1 ring on a cluster measured at 81 % of line rate (net_efficiency 0.81): 50 GB/s x
+    // 0.81 = 40.5 GB/s bus bandwidth. An all-to-all (point-to-point, no collective's lockstep) keeps
+    // InfiniBand's 0.978: the 46.35 GB/s of the point-to-point chunk case below.
+    config::HardwareConfig hw = ten_by_one();
+    const NcclChoice a2a_before = choose(hw, CollOp::AllToAll, 16ull << 30);
+    hw.net_efficiency = 0.81;
+    CHECK(nic_gbs_per_gpu(hw) == Approx(40.5));
+    CHECK(nic_gbs_per_gpu(hw, true) == Approx(48.9));
+    CHECK(choose(hw, CollOp::AllReduce, 16ull << 30).busbw_gbs == Approx(40.5));
+    CHECK(choose(hw, CollOp::AllGather, 16ull << 30).busbw_gbs == Approx(40.5));
+    CHECK(choose(hw, CollOp::AllToAll, 16ull << 30).busbw_gbs == Approx(a2a_before.busbw_gbs));
+    CHECK(fabric_efficiency(config::Fabric::Infiniband) == 0.978);
+}
+
 TEST_CASE("collective-perf: the engine's time equals the tuner's closed form for a ring", "[hardware]") {
     // A forced Simple ring on 8 GPUs, one process per GPU: the engine sends 2(n-1) messages of S/8 in
     // sequence at the ring's bus bandwidth, so per iteration time = latency + S * 1.75 / busbw (within
@@ -466,7 +482,7 @@ TEST_CASE("nccl model: across TCPXO only Simple runs", "[hardware]") {
     NcclChoice c = choose(hw, CollOp::AllReduce, 8);
     CHECK(c.proto == NcclProto::Simple);
     const double nic = 200 / 8.0 * 0.85, fixed = 2.0 * nic * 1e3; // GB/s; bytes the NIC could move
-    const double step = 1024.0 * 1024; // NCCL_BUFFSIZE 8 MiB / 8
+    const double step = 1024.0 * 1024;                            // NCCL_BUFFSIZE 8 MiB / 8
     const double factor = 8 * (step + fixed) / (step * (8 + fixed));
     CHECK(c.latency_us ==
           Approx(10 + 14 * 3.0 + 2 * 40.0 + 2 * 8 / (8 * nic * factor * 1e3) + 14 * 8 / (358.0 * 1e3)));

@@ -12,6 +12,7 @@
 #include "core/config/config_parse.h"
 #include "core/session/collective_perf.h"
 #include "core/session/measured_compare.h"
+#include "core/session/measured_fit.h"
 #include "support/test_support.h"
 
 #include <catch2/catch.hpp>
@@ -63,13 +64,15 @@ double geomean_error(const std::vector<double>& log_ratios) {
 
 // ln(p/m) of every row of one table, split at 1 MiB: its system from systems.json through
 // collective-perf at the table's own sizes.
+// net_efficiency > 0 replaces the description's (a fit's, below).
 void log_ratios(const std::string& dir, const nlohmann::json& systems, const char* table,
-                std::vector<double>& big, std::vector<double>& small) {
+                std::vector<double>& big, std::vector<double>& small, double net_efficiency = 0) {
     const auto& entry = systems.at(table);
     auto hw = config::parse_hardware_json(entry.at("hardware").dump(), table);
     REQUIRE(hw.is_ok());
     CollectivePerfRequest req;
     req.hardware = hw.value();
+    if (net_efficiency > 0) req.hardware.net_efficiency = net_efficiency;
     REQUIRE(hardware::parse_coll_op(entry.at("collective").get<std::string>(), req.op));
     const std::string path = dir + table + ".csv";
     auto measured = hardware::parse_nccl_tests_output(test::read_data(path), path);
@@ -179,6 +182,56 @@ TEST_CASE("nccl validation: tables beyond the open set stay within their documen
             INFO(b.table << ": >= 1 MiB " << geomean_rel(big) << ", < 1 MiB " << geomean_rel(small));
             CHECK(geomean_rel(big) <= b.big);
             CHECK(geomean_rel(small) <= b.small);
+        }
+    }
+}
+
+TEST_CASE(
+    "nccl validation: net_efficiency fitted on one table of an InfiniBand cluster carries to its others",
+    "[hardware]") {
+    // A user's calibration (collective-perf --measured --fit), on beyond tables whose rings run at ~81 % of
+    // line rate where InfiniBand's figure is 0.978 (docs/validation.md, "Calibrated on a sibling table"):
+    // fitted on the 10 x 8 all-reduce, its all-gather and reduce-scatter go from 20.5 / 20.0 % to 6.9 /
+    // 4.9 % and its all-to-all keeps 1.2 % (point-to-point keeps the fabric's figure); fitted on one
+    // cluster's 4-node all-reduce, its 8-node one goes from 9.1 to 4.0 %. Bounds: today's, rounded up to the
+    // next half percent. (The EFA and TCPXO groups there do not carry, and are not asserted.)
+    struct Carry {
+        const char* fitted_on;
+        double fraction; // what the fit gives, to 0.001
+        const char* target;
+        double bound; // >= 1 MiB, issue 20's convention, with the fitted fraction
+    };
+    const Carry kCarry[] = {
+        {"xxrjun_ex01_N10_G8_all_reduce", 0.813, "xxrjun_ex01_N10_G8_all_gather", 0.070},
+        {"xxrjun_ex01_N10_G8_all_reduce", 0.813, "xxrjun_ex01_N10_G8_reduce_scatter", 0.050},
+        {"xxrjun_ex01_N10_G8_all_reduce", 0.813, "xxrjun_ex01_N10_G8_all_to_all", 0.015},
+        {"nccltests309-gjaion_h100_4node_all_reduce", 0.815, "nccltests309-gjaion_h100_8node_all_reduce",
+         0.040},
+        {"nccltests309-gjaion_h100_4node_all_reduce", 0.815, "nccltests309-gjaion_h100_2node_all_reduce",
+         0.035},
+    };
+    const std::string dir = "nccl_beyond/";
+    auto systems = nlohmann::json::parse(test::read_data(dir + "systems.json"));
+    for (const Carry& c : kCarry) {
+        DYNAMIC_SECTION(c.fitted_on << " -> " << c.target) {
+            const auto& entry = systems.at(c.fitted_on);
+            auto hw = config::parse_hardware_json(entry.at("hardware").dump(), c.fitted_on);
+            REQUIRE(hw.is_ok());
+            CollectivePerfRequest base;
+            base.hardware = hw.value();
+            REQUIRE(hardware::parse_coll_op(entry.at("collective").get<std::string>(), base.op));
+            const std::string path = dir + c.fitted_on + ".csv";
+            auto table = hardware::parse_nccl_tests_output(test::read_data(path), path);
+            REQUIRE(table.is_ok());
+            auto run = measured_request(base, table.value(), path);
+            REQUIRE(run.is_ok());
+            auto fit = fit_net_efficiency(run.value(), table.value(), path);
+            REQUIRE(fit.is_ok());
+            CHECK(fit->fitted == Approx(c.fraction).margin(1e-9));
+            std::vector<double> big, small;
+            log_ratios(dir, systems, c.target, big, small, fit->fitted);
+            INFO(c.target << " with net_efficiency " << fit->fitted << ": >= 1 MiB " << geomean_rel(big));
+            CHECK(geomean_rel(big) <= c.bound);
         }
     }
 }

@@ -1,0 +1,126 @@
+// Fitting net_efficiency to a measured table (measured_fit.h).
+#include "core/session/measured_fit.h"
+
+#include "core/base/json_writer.h"
+#include "core/hardware/nccl_model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace astrolabe {
+
+namespace {
+
+// Mean |ln(predicted / measured)| over `sizes` with the description's net_efficiency at `fraction`; the
+// log ratios go to `ratios` when asked.
+Result<double> misfit(const CollectivePerfRequest& run, const std::vector<uint64_t>& sizes,
+                      const std::vector<double>& measured_us, double fraction, std::vector<double>* ratios) {
+    CollectivePerfRequest req = run;
+    req.hardware.net_efficiency = fraction;
+    req.sizes = sizes;
+    auto rows = run_collective_perf(req);
+    if (!rows) return rows.status();
+    double sum = 0;
+    for (size_t i = 0; i < rows.value().size(); ++i) {
+        const double r = std::log(rows.value()[i].time_us / measured_us[i]);
+        sum += std::fabs(r);
+        if (ratios) ratios->push_back(r);
+    }
+    return sum / double(sizes.size());
+}
+
+} // namespace
+
+Result<NetEfficiencyFit> fit_net_efficiency(const CollectivePerfRequest& run,
+                                            const hardware::MeasuredTable& table, const std::string& source) {
+    if (run.op == hardware::CollOp::AllToAll)
+        return Status::error(source + ": all_to_all runs point-to-point, which keeps the fabric's line-rate "
+                                      "fraction; --fit reads all_reduce, all_gather or reduce_scatter");
+    if (run.hardware.nodes < 2)
+        return Status::error(source + ": the system is one node; net_efficiency is the network's, which the "
+                                      "table never crosses");
+    NetEfficiencyFit fit;
+    fit.previous = run.hardware.net_efficiency > 0 ? run.hardware.net_efficiency
+                                                   : hardware::fabric_efficiency(run.hardware.fabric);
+    // The rows whose time is mostly bandwidth, chosen at the description's own fraction. Some of them may
+    // be NVLink's in the model at that fraction; the search decides whether a lower one is the NICs'.
+    const config::HardwareConfig sys = collective_perf_system(run);
+    std::vector<double> measured_us;
+    for (size_t i = 0; i < run.sizes.size() && i < table.rows.size(); ++i) {
+        if (table.rows[i].time_us <= 0) continue;
+        const hardware::NcclChoice c = hardware::choose(sys, run.op, run.sizes[i], run.algo);
+        if (c.predicted_us <= 0 || c.predicted_us - c.latency_us < kFitBandwidthShare * c.predicted_us)
+            continue;
+        fit.sizes.push_back(run.sizes[i]);
+        measured_us.push_back(table.rows[i].time_us);
+    }
+    if (fit.sizes.size() < 2)
+        return Status::error(source + ": " + std::to_string(fit.sizes.size()) +
+                             " of its rows spend most of their time moving bytes in the model (the rest is "
+                             "latency); at least 2 are needed to fit net_efficiency (measure up to larger "
+                             "sizes, -e)");
+    // Golden-section search: the misfit falls while the NICs are too slow and rises once they are too fast
+    // (or stays flat where another limit takes over), one minimum in between.
+    const double phi = (std::sqrt(5.0) - 1) / 2;
+    double a = 0.05, b = 1.0;
+    double c = b - phi * (b - a), d = a + phi * (b - a);
+    auto fc = misfit(run, fit.sizes, measured_us, c, nullptr);
+    auto fd = misfit(run, fit.sizes, measured_us, d, nullptr);
+    for (int it = 0; it < 24 && fc && fd; ++it) {
+        if (fc.value() <= fd.value()) {
+            b = d, d = c, fd = fc;
+            c = b - phi * (b - a);
+            fc = misfit(run, fit.sizes, measured_us, c, nullptr);
+        } else {
+            a = c, c = d, fc = fd;
+            d = a + phi * (b - a);
+            fd = misfit(run, fit.sizes, measured_us, d, nullptr);
+        }
+    }
+    if (!fc) return fc.status();
+    if (!fd) return fd.status();
+    fit.fitted = std::clamp(std::round((a + b) / 2 * 1000) / 1000, 0.05, 1.0);
+    std::vector<double> before, after;
+    auto e0 = misfit(run, fit.sizes, measured_us, fit.previous, &before);
+    if (!e0) return e0.status();
+    // Where another limit holds the rows back (NVLink, beyond some fraction), a range of fractions fits
+    // equally: the description's own is kept when it is as good as the search's.
+    if (e0.value() <= fc.value() + 1e-12 && e0.value() <= fd.value() + 1e-12) fit.fitted = fit.previous;
+    auto e1 = misfit(run, fit.sizes, measured_us, fit.fitted, &after);
+    if (!e1) return e1.status();
+    fit.before = measured_error(before);
+    fit.after = measured_error(after);
+    fit.hardware = run.hardware;
+    fit.hardware.net_efficiency = fit.fitted;
+    return fit;
+}
+
+void fit_json(JsonWriter& w, const NetEfficiencyFit& fit) {
+    w.key("fit").begin_object();
+    w.field("net_efficiency", fit.fitted);
+    w.field("previous", fit.previous);
+    w.key("sizes").begin_array();
+    for (uint64_t s : fit.sizes)
+        w.value(s);
+    w.end_array();
+    measured_error_json(w, "before", fit.before);
+    measured_error_json(w, "after", fit.after);
+    w.end_object();
+}
+
+std::string fit_summary(const NetEfficiencyFit& fit, const std::string& written_to) {
+    char line[512];
+    std::string out;
+    std::snprintf(line, sizeof line,
+                  "# fitted net_efficiency %.3f (was %.3f) on the %zu rows mostly moving bytes (%s to %s): "
+                  "geomean |error| %.1f %% -> %.1f %% (stricter %.1f %% -> %.1f %%)\n",
+                  fit.fitted, fit.previous, fit.sizes.size(), nccl_size_text(fit.sizes.front()).c_str(),
+                  nccl_size_text(fit.sizes.back()).c_str(), 100 * fit.before.geomean, 100 * fit.after.geomean,
+                  100 * fit.before.strict, 100 * fit.after.strict);
+    out += line;
+    if (!written_to.empty()) out += "# the fitted description: " + written_to + "\n";
+    return out;
+}
+
+} // namespace astrolabe
