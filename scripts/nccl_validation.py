@@ -144,7 +144,13 @@ def transfer(exe, data, beyond):
             fitted_path = os.path.join(tmp, "fitted.json")
             cmd = [exe, "collective-perf", "--op", entry["collective"], "--hardware", hw_path, "--measured",
                    os.path.join(data, cal + ".csv"), "--fit", fitted_path, "--json"]
-            fit = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)["fit"]
+            done = subprocess.run(cmd, capture_output=True, text=True)
+            if done.returncode == 2:  # refused: the table does not show the fraction (the reason is kept)
+                out.append(dict(cal=cal, relation=relation, refused=done.stderr.strip().split(": ", 1)[-1].split(". ")[0],
+                                rows=[]))
+                continue
+            done.check_returncode()
+            fit = json.loads(done.stdout)["fit"]
             _, own_fitted = simulate(exe, fitted_path, entry["collective"], os.path.join(data, cal + ".csv"), False)
             rows = []
             for t in targets:
@@ -166,6 +172,9 @@ def transfer_markdown(groups):
            "| fitted on | relation | net_efficiency | its own error, as described -> fitted | table run with it | error as described | with the fit |",
            "|---|---|---:|---:|---|---:|---:|"]
     for g in groups:
+        if "refused" in g:
+            out.append("| `%s` | %s | not fitted: %s | | | | |" % (g["cal"], g["relation"], g["refused"]))
+            continue
         first = True
         for t, before, after in g["rows"]:
             head = ("`%s` | %s | %.3f (was %.3f) | %s -> %s" % (
@@ -291,6 +300,9 @@ def main():
         print("%-52s %8s %8s  %8s %8s" % (r["name"], pct(r["ours_big_rel"]), pct(r["ours_big"]),
                                           pct(r["ours_small_rel"]), pct(r["ours_small"])))
     for g in groups:
+        if "refused" in g:
+            print("not fitted on %s: %s" % (g["cal"], g["refused"]))
+            continue
         print("fitted on %s: net_efficiency %.3f" % (g["cal"], g["fit"]["net_efficiency"]))
         for t, before, after in g["rows"]:
             print("  %-50s %8s -> %8s" % (t, pct(before), pct(after)))

@@ -517,6 +517,16 @@ NcclChoice estimate(const HardwareConfig& hw, CollOp op, uint64_t bytes, NcclAlg
 
 // [SECTION] tuner
 NcclChoice choose(const HardwareConfig& hw, CollOp op, uint64_t bytes, NcclAlgo force) {
+    // NCCL's tuner rates the network by its nominal speed, not by what a cluster delivers: a description's
+    // net_efficiency (a measured shortfall) changes the time of the pick, never the pick.
+    if (hw.net_efficiency > 0) {
+        HardwareConfig nominal = hw;
+        nominal.net_efficiency = 0;
+        const NcclChoice pick = choose(nominal, op, bytes, force);
+        NcclChoice c = estimate(hw, op, bytes, pick.algo, pick.proto);
+        c.by_aws_map = pick.by_aws_map;
+        return c;
+    }
     if (force == NcclAlgo::Auto) force = hw.algo;
     // AWS's tuner (aws_ofi_tuner.h) decides where its map covers the size, unless the user forced an
     // algorithm or protocol (NCCL_ALGO / NCCL_PROTO bypass it); NCCL skips a pick it cannot run here

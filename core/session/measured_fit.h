@@ -24,15 +24,16 @@ struct NetEfficiencyFit {
     MeasuredError before, after;     // over those rows, at `previous` and at `fitted`
 };
 
-// A row the fit reads: its bytes, not its latency, take most of its time in the model (at least
-// kFitBandwidthShare of the tuner's estimate), so the measured time says how fast data moved.
+// A row the fit reads: a ring (NCCL's developers read a network's rate from rings: a tree's rows on two
+// nodes can exceed the NICs' rate) whose bytes, not its latency, take most of its time in the model (at
+// least kFitBandwidthShare of the tuner's estimate), so the measured time says how fast data moved.
 constexpr double kFitBandwidthShare = 0.75;
 
 // The fraction in [0.05, 1] whose predictions for those rows are closest to the table's times (least mean
 // |ln(predicted / measured)|), found by golden-section search on the engine's own rows. `run` is
 // measured_request's (row i is the table's row i). Refused, naming `source`, for an all-to-all (its
 // point-to-point keeps the fabric's figure), a system on one node, and a table with fewer than two such
-// rows.
+// rows (which says to measure with rings, NCCL_ALGO=Ring).
 Result<NetEfficiencyFit> fit_net_efficiency(const CollectivePerfRequest& run,
                                             const hardware::MeasuredTable& table, const std::string& source);
 

@@ -94,6 +94,20 @@ TEST_CASE("nccl model: net_efficiency replaces the fabric's fraction for collect
     CHECK(choose(hw, CollOp::AllGather, 16ull << 30).busbw_gbs == Approx(40.5));
     CHECK(choose(hw, CollOp::AllToAll, 16ull << 30).busbw_gbs == Approx(a2a_before.busbw_gbs));
     CHECK(fabric_efficiency(config::Fabric::Infiniband) == 0.978);
+    // NCCL's tuner rates the network by its nominal speed: a cluster's shortfall changes the time of its
+    // pick, not the pick. Four 8-GPU nodes at 1 MiB-4 GiB: the same algorithm and protocol at 0.3 as at
+    // InfiniBand's 0.978, never faster.
+    config::HardwareConfig four;
+    four.nodes = 4;
+    four.fabric = config::Fabric::Infiniband;
+    for (uint64_t s = 1ull << 20; s <= (4ull << 30); s *= 4) {
+        config::HardwareConfig slow = four;
+        slow.net_efficiency = 0.3;
+        const NcclChoice a = choose(four, CollOp::AllReduce, s), b = choose(slow, CollOp::AllReduce, s);
+        CHECK(a.algo == b.algo);
+        CHECK(a.proto == b.proto);
+        CHECK(b.predicted_us >= a.predicted_us);
+    }
 }
 
 TEST_CASE("collective-perf: the engine's time equals the tuner's closed form for a ring", "[hardware]") {

@@ -191,10 +191,11 @@ TEST_CASE(
     "[hardware]") {
     // A user's calibration (collective-perf --measured --fit), on beyond tables whose rings run at ~81 % of
     // line rate where InfiniBand's figure is 0.978 (docs/validation.md, "Calibrated on a sibling table"):
-    // fitted on the 10 x 8 all-reduce, its all-gather and reduce-scatter go from 20.5 / 20.0 % to 6.9 /
-    // 4.9 % and its all-to-all keeps 1.2 % (point-to-point keeps the fabric's figure); fitted on one
-    // cluster's 4-node all-reduce, its 8-node one goes from 9.1 to 4.0 %. Bounds: today's, rounded up to the
-    // next half percent. (The EFA and TCPXO groups there do not carry, and are not asserted.)
+    // fitted on the 10 x 8 all-reduce's ring rows (0.812), its all-gather and reduce-scatter go from 20.5 /
+    // 20.0 % to 7.0 / 4.9 % and its all-to-all keeps 1.2 % (point-to-point keeps the fabric's figure);
+    // fitted on one cluster's 4-node all-reduce (0.821), its 8-node one goes from 9.1 to 4.0 %. Bounds:
+    // today's, rounded up to the next half percent. (The EFA and TCPXO groups there do not carry, and are
+    // not asserted.)
     struct Carry {
         const char* fitted_on;
         double fraction; // what the fit gives, to 0.001
@@ -202,12 +203,12 @@ TEST_CASE(
         double bound; // >= 1 MiB, issue 20's convention, with the fitted fraction
     };
     const Carry kCarry[] = {
-        {"xxrjun_ex01_N10_G8_all_reduce", 0.813, "xxrjun_ex01_N10_G8_all_gather", 0.070},
-        {"xxrjun_ex01_N10_G8_all_reduce", 0.813, "xxrjun_ex01_N10_G8_reduce_scatter", 0.050},
-        {"xxrjun_ex01_N10_G8_all_reduce", 0.813, "xxrjun_ex01_N10_G8_all_to_all", 0.015},
-        {"nccltests309-gjaion_h100_4node_all_reduce", 0.815, "nccltests309-gjaion_h100_8node_all_reduce",
+        {"xxrjun_ex01_N10_G8_all_reduce", 0.812, "xxrjun_ex01_N10_G8_all_gather", 0.075},
+        {"xxrjun_ex01_N10_G8_all_reduce", 0.812, "xxrjun_ex01_N10_G8_reduce_scatter", 0.050},
+        {"xxrjun_ex01_N10_G8_all_reduce", 0.812, "xxrjun_ex01_N10_G8_all_to_all", 0.015},
+        {"nccltests309-gjaion_h100_4node_all_reduce", 0.821, "nccltests309-gjaion_h100_8node_all_reduce",
          0.040},
-        {"nccltests309-gjaion_h100_4node_all_reduce", 0.815, "nccltests309-gjaion_h100_2node_all_reduce",
+        {"nccltests309-gjaion_h100_4node_all_reduce", 0.821, "nccltests309-gjaion_h100_2node_all_reduce",
          0.035},
     };
     const std::string dir = "nccl_beyond/";

@@ -83,7 +83,7 @@ TEST_CASE("measured fit: recovers the fraction a table was made with", "[session
 
 TEST_CASE("measured fit: refused where the fraction cannot be read", "[session]") {
     // All-to-all keeps the fabric's figure (point-to-point); one node never crosses the network; a table of
-    // small sizes only is latency, which says nothing of the line rate.
+    // small sizes only is latency, which says nothing of the line rate; trees are refused below.
     const CollectivePerfRequest a2a = four_nodes(hardware::CollOp::AllToAll);
     auto r1 = fit_net_efficiency(a2a, table_at(a2a, 0.8), "a2a.log");
     REQUIRE_FALSE(r1.is_ok());
@@ -97,6 +97,19 @@ TEST_CASE("measured fit: refused where the fraction cannot be read", "[session]"
     small.sizes = {1024, 4096, 16384, 65536};
     auto r3 = fit_net_efficiency(small, table_at(small, 0.8), "small.log");
     REQUIRE_FALSE(r3.is_ok());
-    CHECK(r3.status().message().find("small.log: 0 of its rows spend most of their time moving bytes") !=
+    CHECK(r3.status().message().find(
+              "small.log: 0 of its rows run as rings spending most of their time moving bytes") !=
           std::string::npos);
+    // Two nodes' all-reduce runs NVLS-tree at every large size: a 2-node tree can carry up to twice the
+    // NICs' rate, so its rows do not tell the NICs from NVLink SHARP, and the fit asks for rings.
+    CollectivePerfRequest pair = four_nodes(hardware::CollOp::AllReduce);
+    pair.hardware.nodes = 2;
+    auto r4 = fit_net_efficiency(pair, table_at(pair, 0.8), "pair.log");
+    REQUIRE_FALSE(r4.is_ok());
+    CHECK(r4.status().message().find("pair.log: 0 of its rows run as rings") != std::string::npos);
+    CHECK(r4.status().message().find("NCCL_ALGO=Ring") != std::string::npos);
+    pair.hardware.algo = config::NcclAlgo::Ring; // measured and described with rings, it fits
+    auto r5 = fit_net_efficiency(pair, table_at(pair, 0.8), "pair.log");
+    REQUIRE(r5.is_ok());
+    CHECK(r5->fitted == Approx(0.80).margin(0.0015));
 }
