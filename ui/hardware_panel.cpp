@@ -4,6 +4,7 @@
 //
 // Index: [SECTION] widgets · [SECTION] chart · [SECTION] panel
 #include "core/config/config_parse.h"
+#include "core/hardware/nccl_model.h"
 #include "ui/ui.h"
 
 #include <imgui.h>
@@ -239,6 +240,26 @@ void draw_hardware_panel(App& app, View& view, Platform& platform) {
     ImGui::SetNextItemWidth(field_width(200));
     if (ImGui::InputDouble("nic_gbps", &hw.nic_gbps, 100, 100, "%.0f")) changed = true;
     remember(view, "nic_gbps");
+    // The fraction of line rate the cluster's collectives reach: the fabric's figure until set (by hand or
+    // by Fit net_efficiency beside a measured table).
+    {
+        double fraction = hw.net_efficiency > 0 ? hw.net_efficiency : hardware::fabric_efficiency(hw.fabric);
+        ImGui::SetNextItemWidth(field_width(200));
+        if (ImGui::InputDouble("net_efficiency", &fraction, 0.01, 0.05, "%.3f"))
+            hw.net_efficiency = std::clamp(fraction, 0.05, 1.0), changed = true;
+        remember(view, "net_efficiency");
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip(
+                "fraction of the NICs' line rate the collectives' rings and trees reach across\n"
+                "nodes; %s's figure is %.3f (all-to-all keeps it). Fit it to a measured table\n"
+                "with Compare measured..., then Fit net_efficiency",
+                config::fabric_name(hw.fabric), hardware::fabric_efficiency(hw.fabric));
+        if (hw.net_efficiency > 0) {
+            ImGui::SameLine();
+            if (ImGui::SmallButton("default##net_efficiency")) hw.net_efficiency = 0, changed = true;
+            remember(view, "hardware:net_efficiency_default");
+        }
+    }
     if (table) ImGui::TableNextColumn();
     int fabric = static_cast<int>(hw.fabric), procs = static_cast<int>(hw.processes);
     if (key_combo(view, "fabric", fabric)) {
@@ -331,10 +352,26 @@ void draw_hardware_panel(App& app, View& view, Platform& platform) {
         ImGui::SameLine();
         if (ImGui::SmallButton("Clear measured")) hs.clear_measured(), changed = false;
         remember(view, "hardware:clear_measured");
+        // collective-perf --fit: the description's net_efficiency from the table's ring rows.
+        ImGui::SameLine();
+        if (ImGui::SmallButton("Fit net_efficiency")) {
+            if (changed) hs.changed(), changed = false; // fit the form as it shows now
+            hs.fit_measured();
+        }
+        remember(view, "hardware:fit");
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("set net_efficiency to what brings this table's ring rows closest\n"
+                              "(collective-perf --measured FILE --fit OUT)");
     }
     if (changed) hs.changed();
 
     show_problems(hs.problems().problems());
+    if (!hs.fit_problem().empty()) show_problems({"Fit net_efficiency: " + hs.fit_problem()});
+    if (const NetEfficiencyFit* fit = hs.fit())
+        ImGui::Text(
+            "fitted net_efficiency %.3f (was %.3f) on %zu ring rows: geomean |error| %.1f %% -> %.1f %%",
+            fit->fitted, fit->previous, fit->sizes.size(), 100 * fit->before.geomean,
+            100 * fit->after.geomean);
     if (hs.problems().is_ok() && hs.nvls_unusable()) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
         ImGui::TextWrapped("NVLink SHARP cannot %s %s (%s): this curve runs without NVLS.",

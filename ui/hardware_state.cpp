@@ -62,6 +62,8 @@ std::string HardwareState::json() const {
 void HardwareState::changed() {
     rows_.clear();
     reference_rows_.clear();
+    has_fit_ = false; // a fit speaks of the description it was made on
+    fit_problem_.clear();
     // The tab's state as collective-perf's arguments, through the checker the API, links and the CLI's
     // --link use: the description round-trips through the CLI's parser, so the form reports exactly what the
     // CLI would say about the same file; the size fields are named as the tab labels them.
@@ -116,6 +118,7 @@ std::string HardwareState::summary_json() const {
     w.field("nics_per_node", hw_.nics_per_node);
     w.field("nic_gbps", hw_.nic_gbps);
     w.field("fabric", config::fabric_name(hw_.fabric));
+    w.field("net_efficiency", hw_.net_efficiency); // 0: the fabric's figure
     w.end_object();
     w.field("op", hardware::coll_op_name(op_));
     w.field("algo", config::nccl_algo_name(algo_));
@@ -145,6 +148,8 @@ std::string HardwareState::summary_json() const {
         measured_errors_json(w, comparison_);
         w.end_object();
     }
+    if (has_fit_) fit_json(w, fit_);
+    if (!fit_problem_.empty()) w.field("fit_problem", fit_problem_);
     w.end_object();
     return w.str();
 }
@@ -210,6 +215,25 @@ Status HardwareState::load_measured(const std::string& text, const std::string& 
     min_size_ = nccl_size_text(first.size_bytes);
     max_size_ = nccl_size_text(measured_.rows.back().size_bytes);
     changed();
+    return Status::ok();
+}
+
+Status HardwareState::fit_measured() {
+    auto refuse = [&](const Status& st) {
+        fit_problem_ = st.message();
+        return st;
+    };
+    if (!has_measured()) return refuse(Status::error("no measured table to fit net_efficiency to"));
+    auto checked = collective_perf_request(args(), "from", "to");
+    if (!checked.is_ok()) return refuse(checked.status());
+    auto run = measured_request(checked.value(), measured_, measured_name_);
+    if (!run.is_ok()) return refuse(run.status());
+    auto fit = fit_net_efficiency(run.value(), measured_, measured_name_);
+    if (!fit.is_ok()) return refuse(fit.status());
+    hw_.net_efficiency = fit.value().fitted;
+    changed();
+    fit_ = std::move(fit.value());
+    has_fit_ = true;
     return Status::ok();
 }
 

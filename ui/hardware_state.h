@@ -7,6 +7,7 @@
 #include "core/session/collective_perf.h"
 #include "core/session/collective_perf_args.h"
 #include "core/session/measured_compare.h"
+#include "core/session/measured_fit.h"
 
 #include <string>
 #include <vector>
@@ -70,6 +71,12 @@ public:
     bool has_measured() const { return !measured_name_.empty(); }
     const std::string& measured_name() const { return measured_name_; }
     const MeasuredComparison& comparison() const { return comparison_; }
+    // Sets the description's net_efficiency to what fits the measured table (collective-perf --fit's
+    // fit_net_efficiency on the same rows) and recomputes; refused with the reason, the description
+    // unchanged. fit() holds the last fit and fit_problem() the last refusal, until the next edit.
+    Status fit_measured();
+    const NetEfficiencyFit* fit() const { return has_fit_ ? &fit_ : nullptr; }
+    const std::string& fit_problem() const { return fit_problem_; }
 
 private:
     int preset_ = 0;
@@ -87,6 +94,9 @@ private:
     std::string measured_name_; // "" = no measured table
     hardware::MeasuredTable measured_;
     MeasuredComparison comparison_;
+    NetEfficiencyFit fit_;
+    bool has_fit_ = false;
+    std::string fit_problem_;
 };
 
 // window.astrolabe.collectivePerf: the arguments as text -> collective-perf's JSON (the CLI's --json), or

@@ -297,3 +297,51 @@ TEST_CASE("hardware tab: a measured nccl-tests output beside the curve", "[hardw
     CHECK(hs.rows().size() == 32);
     CHECK(hs.summary_json().find("\"measured\"") == std::string::npos);
 }
+
+TEST_CASE("hardware tab: Fit net_efficiency sets what collective-perf --fit gives", "[hardware][ui]") {
+    // The two-node IB preset with rings forced (nccl_algo ring), beside a table the model itself gives at
+    // 0.85 of line rate (CSV, as tests/data/nccl holds them): the tab's fit sets net_efficiency 0.850 and
+    // its curve is then the table's; the summary carries the fit. Any edit forgets it.
+    ui::HardwareState hs;
+    hs.load_preset(1); // 2 x HGX H100 (IB 8 x 400G)
+    hs.hardware().algo = config::NcclAlgo::Ring;
+    hs.min_size() = "1M";
+    hs.max_size() = "4G";
+    hs.changed();
+    REQUIRE(hs.problems().is_ok());
+    CollectivePerfRequest req;
+    req.hardware = hs.hardware();
+    req.hardware.net_efficiency = 0.85;
+    req.min_bytes = 1 << 20;
+    req.max_bytes = 4ull << 30;
+    auto made = run_collective_perf(req);
+    REQUIRE(made.is_ok());
+    std::string csv = "size_bytes,count,type,redop,time_us,algbw_gbs,busbw_gbs\n";
+    for (const auto& r : made.value())
+        csv += std::to_string(r.size_bytes) + "," + std::to_string(r.size_bytes / 4) + ",float,sum," +
+               std::to_string(r.time_us) + "," + std::to_string(r.algbw_gbs) + "," +
+               std::to_string(r.busbw_gbs) + "\n";
+    REQUIRE(hs.load_measured(csv, "ring.csv").is_ok());
+    REQUIRE(hs.problems().is_ok());
+    REQUIRE(hs.fit() == nullptr);
+    REQUIRE(hs.fit_measured().is_ok());
+    REQUIRE(hs.fit() != nullptr);
+    CHECK(hs.hardware().net_efficiency == Approx(0.85).margin(0.0015));
+    CHECK(hs.fit()->previous == 0.978);
+    CHECK(hs.comparison().large.geomean < 0.002);
+    CHECK(hs.summary_json().find("\"net_efficiency\": 0.85") != std::string::npos);
+    CHECK(hs.summary_json().find("\"fit\": {") != std::string::npos);
+    hs.hardware().nodes = 2; // an edit (even to the same value) recomputes and forgets the fit
+    hs.changed();
+    CHECK(hs.fit() == nullptr);
+    // Refused, the description unchanged, the reason kept for the tab: without rings the two-node
+    // all-reduce runs NVLS-tree.
+    hs.hardware().algo = config::NcclAlgo::Auto;
+    hs.hardware().net_efficiency = 0;
+    hs.changed();
+    REQUIRE(hs.problems().is_ok());
+    REQUIRE_FALSE(hs.fit_measured().is_ok());
+    CHECK(hs.hardware().net_efficiency == 0);
+    CHECK(hs.fit_problem().find("ring.csv: 0 of its rows run as rings") == 0);
+    CHECK(hs.summary_json().find("\"fit_problem\"") != std::string::npos);
+}

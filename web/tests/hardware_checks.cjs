@@ -16,6 +16,9 @@
 //      names the run it is of; Share curve is disabled beside it; Clear measured clears it; a text that is
 //      no table is refused with its reason; the same output dropped on the page is set beside it too;
 //  3g. nccl_buffsize picked with the mouse gives the CLI's rows for that NCCL_BUFFSIZE;
+//  3h. Fit net_efficiency beside a ring table measured at 0.85 of line rate sets what `--fit` gives and the
+//      CLI's rows on the fitted file; a fraction typed into net_efficiency gives the CLI's rows for it,
+//      default brings the fabric's back; without rings the fit is refused with its reason on the tab;
 //  4. an impossible system (A100 with NVLS) shows the parser's message and the page keeps working;
 //  5. collectivePerf() gives the CLI's rows (with and without a type) and rejects bad input with a message.
 // Screenshots: build/screenshots/hardware_*.png.
@@ -288,6 +291,47 @@ async function hardwareChecks({ browser, base, cli, samplesDir, check }) {
   panel = await page.evaluate(() => window.astrolabe.hardwarePanel());
   check(panel.preset === '2 x HGX H100 (IB 8 x 400G)' && sameRows(panel.rows, bufDefault),
     'Hardware tab: nccl_buffsize back to its default gives the preset\'s rows again', panel.preset);
+
+  // 3h. Fit net_efficiency: the two-node IB preset with rings forced (nccl_algo ring picked with the mouse),
+  // beside a table the CLI itself gives at 0.85 of line rate (what a cluster at that fraction measures, if
+  // the model is right about the rest), saved as tests/data/nccl's CSV form and chosen in the file picker.
+  const h100x16 = path.join(hwDir, 'h100x16.json');
+  await pick(page, 'nccl_algo', 'ring');
+  const made = cliRowsEdited(cli, h100x16, { nccl_algo: 'ring', net_efficiency: 0.85 }, 'all_reduce', ['-b', '1M', '-e', '4G']);
+  const ringCsv = path.join(os.tmpdir(), 'astrolabe-ring-0.85.csv');
+  fs.writeFileSync(ringCsv, 'size_bytes,count,type,redop,time_us,algbw_gbs,busbw_gbs\n' +
+    made.map((r) => [r.size_bytes, r.size_bytes / 4, 'float', 'sum', r.time_us, r.algbw_gbs, r.busbw_gbs].join(',')).join('\n') + '\n');
+  await chooseFile(ringCsv);
+  await page.waitForFunction(() => window.astrolabe.hardwarePanel().measured !== undefined, null, { timeout: 15000 });
+  await clickWidget(page, 'hardware:fit');
+  await page.waitForFunction(() => window.astrolabe.hardwarePanel().fit !== undefined, null, { timeout: 15000 });
+  panel = await page.evaluate(() => window.astrolabe.hardwarePanel());
+  const ringHw = path.join(os.tmpdir(), 'astrolabe-h100x16-ring.json');
+  fs.writeFileSync(ringHw, JSON.stringify(Object.assign(JSON.parse(fs.readFileSync(h100x16, 'utf8')), { nccl_algo: 'ring' })));
+  const cliFit = JSON.parse(execFileSync(cli, ['collective-perf', '--hardware', ringHw, '--measured', ringCsv,
+    '--fit', path.join(os.tmpdir(), 'astrolabe-fitted.json'), '--json']).toString());
+  check(panel.fit.net_efficiency === cliFit.fit.net_efficiency && Math.abs(cliFit.fit.net_efficiency - 0.85) < 0.0015 &&
+    panel.hardware.net_efficiency === cliFit.fit.net_efficiency && sameRows(panel.rows, cliFit.rows),
+    'Hardware tab: Fit net_efficiency (mouse) beside a ring table made at 0.85 sets ' + panel.hardware.net_efficiency +
+    ', what collective-perf --fit gives, and its rows', JSON.stringify(panel.fit));
+  await page.screenshot({ path: path.join(shots, 'hardware_fit.png') });
+  await typeInto(page, 'net_efficiency', '0.7', 12);
+  panel = await page.evaluate(() => window.astrolabe.hardwarePanel());
+  const at07 = cliRowsEdited(cli, h100x16, { nccl_algo: 'ring', net_efficiency: 0.7 }, 'all_reduce', ['-b', '1M', '-e', '4G']);
+  check(panel.hardware.net_efficiency === 0.7 && sameRows(panel.rows, at07) && panel.fit === undefined,
+    'Hardware tab: 0.7 typed into net_efficiency gives the CLI\'s rows for net_efficiency 0.7 (and the fit line goes)',
+    JSON.stringify(panel.hardware));
+  await clickWidget(page, 'hardware:net_efficiency_default');
+  panel = await page.evaluate(() => window.astrolabe.hardwarePanel());
+  check(panel.hardware.net_efficiency === 0, 'Hardware tab: default (mouse) gives net_efficiency back to the fabric', JSON.stringify(panel.hardware));
+  await pick(page, 'nccl_algo', 'auto');
+  await clickWidget(page, 'hardware:fit');
+  panel = await page.evaluate(() => window.astrolabe.hardwarePanel());
+  check(/0 of its rows run as rings/.test(panel.fit_problem || '') && panel.hardware.net_efficiency === 0 && panel.rows.length > 0,
+    'Hardware tab: Fit net_efficiency on the NVLS-tree rows (no rings) is refused with its reason, the description kept',
+    JSON.stringify(panel.fit_problem));
+  await page.screenshot({ path: path.join(shots, 'hardware_fit_refused.png') });
+  await clickWidget(page, 'hardware:clear_measured');
 
   // 4. An impossible system: A100 has no NVLink SHARP.
   await pick(page, 'preset', 'HGX H100 x8 (NVLS)');
