@@ -48,8 +48,8 @@ const std::vector<OptionSpec> kOptions = {
      "and reduction, and print each row's measured time and error, and the geomean errors"},
     {"fit", true, nullptr,
      "OUT.json: with --measured, fit the description's net_efficiency (the line-rate fraction its "
-     "collectives reach across nodes) to the table's rows the NICs hold back, save the description "
-     "with it to OUT.json and print the table run on it"},
+     "collectives reach across nodes) to the table's ring rows, save the description with it to "
+     "OUT.json and print the table run on it"},
     {"json", false, nullptr, "print {\"rows\": [{size_bytes, time_us, algbw_gbs, busbw_gbs}, ...]}"},
     {"help", false, nullptr, "this text"},
 };

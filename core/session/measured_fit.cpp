@@ -12,22 +12,32 @@ namespace astrolabe {
 
 namespace {
 
-// Mean |ln(predicted / measured)| over `sizes` with the description's net_efficiency at `fraction`; the
-// log ratios go to `ratios` when asked.
-Result<double> misfit(const CollectivePerfRequest& run, const std::vector<uint64_t>& sizes,
-                      const std::vector<double>& measured_us, double fraction, std::vector<double>* ratios) {
+// Mean |ln(estimate / measured)| over `sizes` with the description's net_efficiency at `fraction`: the
+// tuner's closed form, which for a ring is the engine's time (collective-perf's ring rows equal it within
+// 1e-4, nccl_model_test), so the search costs microseconds per candidate instead of a run of every row.
+double estimate_misfit(const config::HardwareConfig& sys, const CollectivePerfRequest& run,
+                       const std::vector<uint64_t>& sizes, const std::vector<double>& measured_us,
+                       double fraction) {
+    config::HardwareConfig hw = sys;
+    hw.net_efficiency = fraction;
+    double sum = 0;
+    for (size_t i = 0; i < sizes.size(); ++i)
+        sum += std::fabs(
+            std::log(hardware::choose(hw, run.op, sizes[i], run.algo).predicted_us / measured_us[i]));
+    return sum / double(sizes.size());
+}
+
+// ln(time / measured) of each of `sizes` run through the engine at `fraction` (the errors reported).
+Status engine_ratios(const CollectivePerfRequest& run, const std::vector<uint64_t>& sizes,
+                     const std::vector<double>& measured_us, double fraction, std::vector<double>& out) {
     CollectivePerfRequest req = run;
     req.hardware.net_efficiency = fraction;
     req.sizes = sizes;
     auto rows = run_collective_perf(req);
     if (!rows) return rows.status();
-    double sum = 0;
-    for (size_t i = 0; i < rows.value().size(); ++i) {
-        const double r = std::log(rows.value()[i].time_us / measured_us[i]);
-        sum += std::fabs(r);
-        if (ratios) ratios->push_back(r);
-    }
-    return sum / double(sizes.size());
+    for (size_t i = 0; i < rows.value().size(); ++i)
+        out.push_back(std::log(rows.value()[i].time_us / measured_us[i]));
+    return Status::ok();
 }
 
 } // namespace
@@ -63,39 +73,34 @@ Result<NetEfficiencyFit> fit_net_efficiency(const CollectivePerfRequest& run,
         return Status::error(
             source + ": " + std::to_string(fit.sizes.size()) +
             " of its rows run as rings spending most of their time moving bytes; at least 2 are needed to "
-            "fit "
-            "net_efficiency. Measure up to larger sizes (-e 16G) with rings (NCCL_ALGO=Ring, and nccl_algo: "
-            "ring in the description): a tree's or NVLS-tree's rows can be held back by NVLink or exceed "
-            "the NICs' rate on two nodes, so they do not show it");
+            "fit net_efficiency. Measure up to larger sizes (-e 16G) with rings (NCCL_ALGO=Ring, and "
+            "nccl_algo: ring in the description): a tree's or NVLS-tree's rows can be held back by NVLink "
+            "or exceed the NICs' rate on two nodes, so they do not show it");
     // Golden-section search: the misfit falls while the NICs are too slow and rises once they are too fast
     // (or stays flat where another limit takes over), one minimum in between.
+    auto misfit = [&](double f) { return estimate_misfit(sys, run, fit.sizes, measured_us, f); };
     const double phi = (std::sqrt(5.0) - 1) / 2;
     double a = 0.05, b = 1.0;
     double c = b - phi * (b - a), d = a + phi * (b - a);
-    auto fc = misfit(run, fit.sizes, measured_us, c, nullptr);
-    auto fd = misfit(run, fit.sizes, measured_us, d, nullptr);
-    for (int it = 0; it < 24 && fc && fd; ++it) {
-        if (fc.value() <= fd.value()) {
+    double fc = misfit(c), fd = misfit(d);
+    for (int it = 0; it < 40; ++it) {
+        if (fc <= fd) {
             b = d, d = c, fd = fc;
             c = b - phi * (b - a);
-            fc = misfit(run, fit.sizes, measured_us, c, nullptr);
+            fc = misfit(c);
         } else {
             a = c, c = d, fc = fd;
             d = a + phi * (b - a);
-            fd = misfit(run, fit.sizes, measured_us, d, nullptr);
+            fd = misfit(d);
         }
     }
-    if (!fc) return fc.status();
-    if (!fd) return fd.status();
     fit.fitted = std::clamp(std::round((a + b) / 2 * 1000) / 1000, 0.05, 1.0);
-    std::vector<double> before, after;
-    auto e0 = misfit(run, fit.sizes, measured_us, fit.previous, &before);
-    if (!e0) return e0.status();
     // Where another limit holds the rows back (NVLink, beyond some fraction), a range of fractions fits
     // equally: the description's own is kept when it is as good as the search's.
-    if (e0.value() <= fc.value() + 1e-12 && e0.value() <= fd.value() + 1e-12) fit.fitted = fit.previous;
-    auto e1 = misfit(run, fit.sizes, measured_us, fit.fitted, &after);
-    if (!e1) return e1.status();
+    if (misfit(fit.previous) <= misfit(fit.fitted) + 1e-12) fit.fitted = fit.previous;
+    std::vector<double> before, after;
+    if (Status st = engine_ratios(run, fit.sizes, measured_us, fit.previous, before); !st.is_ok()) return st;
+    if (Status st = engine_ratios(run, fit.sizes, measured_us, fit.fitted, after); !st.is_ok()) return st;
     fit.before = measured_error(before);
     fit.after = measured_error(after);
     fit.hardware = run.hardware;
