@@ -6,13 +6,14 @@
 // float-to-integer conversions). A curve link's document (astrolabe.perf-link/1) the parser accepts goes
 // through the checker that turns it into collective-perf's request. A measured nccl-tests table
 // (collective-perf --measured: nccl-tests' printed output or its CSV form) the reader accepts goes through
-// the checks that set it beside a description.
+// the checks that set it beside a description, and when it fits one, through --fit's search.
 #include "core/config/config_parse.h"
 #include "core/hardware/hardware_mapping.h"
 #include "core/hardware/nccl_model.h"
 #include "core/hardware/nccl_tests_output.h"
 #include "core/session/collective_perf_args.h"
 #include "core/session/measured_compare.h"
+#include "core/session/measured_fit.h"
 #include "core/trace/trace_json.h"
 
 #include <cstddef>
@@ -34,7 +35,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         astrolabe::CollectivePerfRequest req;
         req.hardware.nodes = 2;
         req.hardware.gpus_per_node = 8;
-        (void)astrolabe::measured_request(req, table.value(), "fuzz.log");
+        // A table that fits the request also goes through --fit's search (any times, sizes, rows), as a
+        // ring (NCCL_ALGO=Ring), whose rows the fit reads.
+        if (auto run = astrolabe::measured_request(req, table.value(), "fuzz.log"); run.is_ok()) {
+            run.value().algo = NcclAlgo::Ring;
+            (void)astrolabe::fit_net_efficiency(run.value(), table.value(), "fuzz.log");
+        }
     }
     auto hw = parse_hardware_json(text, "fuzz.json");
     if (hw.is_ok() && hw.value().ranks() >= 2) {
