@@ -12,31 +12,42 @@ namespace astrolabe {
 
 namespace {
 
-// Mean |ln(estimate / measured)| over `sizes` with the description's net_efficiency at `fraction`: the
-// tuner's closed form, which for a ring is the engine's time (collective-perf's ring rows equal it within
-// 1e-4, nccl_model_test), so the search costs microseconds per candidate instead of a run of every row.
-double estimate_misfit(const config::HardwareConfig& sys, const CollectivePerfRequest& run,
-                       const std::vector<uint64_t>& sizes, const std::vector<double>& measured_us,
-                       double fraction) {
+// One row the fit reads: its size, measured time and the protocol of its ring (NCCL's pick, which the
+// fraction does not change: choose()).
+struct FitRow {
+    uint64_t size;
+    double measured_us;
+    config::NcclProto proto;
+};
+
+// Mean |ln(estimate / measured)| over `rows` with the description's net_efficiency at `fraction`: the
+// tuner's closed form for each row's ring, which is the engine's time (collective-perf's ring rows equal
+// it within 1e-4, nccl_model_test), so the search costs microseconds per candidate instead of a run of
+// every row.
+double estimate_misfit(const config::HardwareConfig& sys, hardware::CollOp op,
+                       const std::vector<FitRow>& rows, double fraction) {
     config::HardwareConfig hw = sys;
     hw.net_efficiency = fraction;
     double sum = 0;
-    for (size_t i = 0; i < sizes.size(); ++i)
+    for (const FitRow& r : rows)
         sum += std::fabs(
-            std::log(hardware::choose(hw, run.op, sizes[i], run.algo).predicted_us / measured_us[i]));
-    return sum / double(sizes.size());
+            std::log(hardware::estimate(hw, op, r.size, config::NcclAlgo::Ring, r.proto).predicted_us /
+                     r.measured_us));
+    return sum / double(rows.size());
 }
 
-// ln(time / measured) of each of `sizes` run through the engine at `fraction` (the errors reported).
-Status engine_ratios(const CollectivePerfRequest& run, const std::vector<uint64_t>& sizes,
-                     const std::vector<double>& measured_us, double fraction, std::vector<double>& out) {
+// ln(time / measured) of each of `rows` run through the engine at `fraction` (the errors reported).
+Status engine_ratios(const CollectivePerfRequest& run, const std::vector<FitRow>& rows, double fraction,
+                     std::vector<double>& out) {
     CollectivePerfRequest req = run;
     req.hardware.net_efficiency = fraction;
-    req.sizes = sizes;
-    auto rows = run_collective_perf(req);
-    if (!rows) return rows.status();
-    for (size_t i = 0; i < rows.value().size(); ++i)
-        out.push_back(std::log(rows.value()[i].time_us / measured_us[i]));
+    req.sizes.clear();
+    for (const FitRow& r : rows)
+        req.sizes.push_back(r.size);
+    auto ran = run_collective_perf(req);
+    if (!ran) return ran.status();
+    for (size_t i = 0; i < ran.value().size(); ++i)
+        out.push_back(std::log(ran.value()[i].time_us / rows[i].measured_us));
     return Status::ok();
 }
 
@@ -60,14 +71,14 @@ Result<NetEfficiencyFit> fit_net_efficiency(const CollectivePerfRequest& run,
     // twice the NICs' rate), and a fit on them reads noise as a fraction (0.655 on the bitdeer table,
     // where its rows fit 1.6 % as described).
     const config::HardwareConfig sys = collective_perf_system(run);
-    std::vector<double> measured_us;
+    std::vector<FitRow> rows;
     for (size_t i = 0; i < run.sizes.size() && i < table.rows.size(); ++i) {
         if (table.rows[i].time_us <= 0) continue;
         const hardware::NcclChoice c = hardware::choose(sys, run.op, run.sizes[i], run.algo);
         if (c.algo != config::NcclAlgo::Ring || c.predicted_us <= 0) continue;
         if (c.predicted_us - c.latency_us < kFitBandwidthShare * c.predicted_us) continue;
+        rows.push_back({run.sizes[i], table.rows[i].time_us, c.proto});
         fit.sizes.push_back(run.sizes[i]);
-        measured_us.push_back(table.rows[i].time_us);
     }
     if (fit.sizes.size() < 2)
         return Status::error(
@@ -78,7 +89,7 @@ Result<NetEfficiencyFit> fit_net_efficiency(const CollectivePerfRequest& run,
             "or exceed the NICs' rate on two nodes, so they do not show it");
     // Golden-section search: the misfit falls while the NICs are too slow and rises once they are too fast
     // (or stays flat where another limit takes over), one minimum in between.
-    auto misfit = [&](double f) { return estimate_misfit(sys, run, fit.sizes, measured_us, f); };
+    auto misfit = [&](double f) { return estimate_misfit(sys, run.op, rows, f); };
     const double phi = (std::sqrt(5.0) - 1) / 2;
     double a = 0.05, b = 1.0;
     double c = b - phi * (b - a), d = a + phi * (b - a);
@@ -99,8 +110,8 @@ Result<NetEfficiencyFit> fit_net_efficiency(const CollectivePerfRequest& run,
     // equally: the description's own is kept when it is as good as the search's.
     if (misfit(fit.previous) <= misfit(fit.fitted) + 1e-12) fit.fitted = fit.previous;
     std::vector<double> before, after;
-    if (Status st = engine_ratios(run, fit.sizes, measured_us, fit.previous, before); !st.is_ok()) return st;
-    if (Status st = engine_ratios(run, fit.sizes, measured_us, fit.fitted, after); !st.is_ok()) return st;
+    if (Status st = engine_ratios(run, rows, fit.previous, before); !st.is_ok()) return st;
+    if (Status st = engine_ratios(run, rows, fit.fitted, after); !st.is_ok()) return st;
     fit.before = measured_error(before);
     fit.after = measured_error(after);
     fit.hardware = run.hardware;
