@@ -13,6 +13,7 @@
 
 #include <cstdio>
 #include <initializer_list>
+#include <optional>
 
 namespace astrolabe::cli {
 
@@ -110,29 +111,6 @@ int print_link(const Args& a, const CollectivePerfRequest& req) {
     return 0;
 }
 
-// `--measured FILE --fit OUT`: the description with the net_efficiency that fits the table, saved to OUT,
-// and the table's rows run on it beside the measurement.
-int run_fit(const Args& a, CollectivePerfRequest run, const hardware::MeasuredTable& table,
-            const std::string& path) {
-    if (run.astra_reference)
-        return fail("--fit: fits the NCCL-like model's description; not with --reference astra-sim");
-    auto fit = fit_net_efficiency(run, table, path);
-    if (!fit) return fail(fit.status().message());
-    const std::string out = a.get("fit");
-    if (Status st = write_file(out, config::hardware_json(fit.value().hardware)); !st.is_ok())
-        return fail("--fit: " + st.message());
-    run.hardware = fit.value().hardware;
-    auto rows = run_collective_perf(run);
-    if (!rows) return fail(rows.status().message());
-    const MeasuredComparison cmp = compare_measured(rows.value(), table);
-    if (a.has("json"))
-        std::fputs(collective_perf_json(run, rows.value(), &cmp, &fit.value()).c_str(), stdout);
-    else
-        std::fputs((collective_perf_table(run, rows.value(), &cmp) + fit_summary(fit.value(), out)).c_str(),
-                   stdout);
-    return 0;
-}
-
 // `--measured FILE`: the table's own sizes, type and reduction on the described system, each row beside its
 // measured time. The flags that choose sizes, type or reduction would contradict the table.
 int run_measured(const Args& a, CollectivePerfRequest req) {
@@ -156,13 +134,27 @@ int run_measured(const Args& a, CollectivePerfRequest req) {
     if (!run) return fail(run.status().message());
     problems.merge(collective_perf_algo_problems(run.value(), "--algo"));
     if (!problems.is_ok()) return fail(problems.message());
-    if (a.has("fit")) return run_fit(a, run.value(), table.value(), path);
+    // --fit OUT: the description with the net_efficiency that fits the table, saved to OUT; the rows then
+    // run on it.
+    std::optional<NetEfficiencyFit> fit;
+    if (a.has("fit")) {
+        if (run.value().astra_reference)
+            return fail("--fit: fits the NCCL-like model's description; not with --reference astra-sim");
+        auto fitted = fit_net_efficiency(run.value(), table.value(), path);
+        if (!fitted) return fail(fitted.status().message());
+        if (Status st = write_file(a.get("fit"), config::hardware_json(fitted.value().hardware)); !st.is_ok())
+            return fail("--fit: " + st.message());
+        run.value().hardware = fitted.value().hardware;
+        fit = std::move(fitted.value());
+    }
     auto rows = run_collective_perf(run.value());
     if (!rows) return fail(rows.status().message());
     const MeasuredComparison cmp = compare_measured(rows.value(), table.value());
-    std::fputs(a.has("json") ? collective_perf_json(run.value(), rows.value(), &cmp).c_str()
-                             : collective_perf_table(run.value(), rows.value(), &cmp).c_str(),
-               stdout);
+    const NetEfficiencyFit* f = fit ? &*fit : nullptr;
+    std::string out = a.has("json") ? collective_perf_json(run.value(), rows.value(), &cmp, f)
+                                    : collective_perf_table(run.value(), rows.value(), &cmp);
+    if (f && !a.has("json")) out += fit_summary(*f, a.get("fit"));
+    std::fputs(out.c_str(), stdout);
     return 0;
 }
 
