@@ -219,6 +219,7 @@ void draw_hardware_panel(App& app, View& view, Platform& platform) {
         config::set_datasheet_compute(hw);                        // another GPU, its own compute figures
         hw.efa_transport = config::default_efa_transport(hw.gpu); // and the AWS instance that carries it
         hw.tuner = config::default_nccl_tuner(hw.gpu, hw.fabric); // with the tuner its plugin loads
+        hw.cpu = config::default_cpu(hw.gpu, hw.fabric);          // and the hosts that platform has
         changed = true;
     }
     int nodes = static_cast<int>(hw.nodes), gpn = static_cast<int>(hw.gpus_per_node);
@@ -265,6 +266,7 @@ void draw_hardware_panel(App& app, View& view, Platform& platform) {
     if (key_combo(view, "fabric", fabric)) {
         hw.fabric = static_cast<config::Fabric>(fabric);
         hw.tuner = config::default_nccl_tuner(hw.gpu, hw.fabric);
+        hw.cpu = config::default_cpu(hw.gpu, hw.fabric);
         if (hw.fabric != config::Fabric::Infiniband) hw.collnet = false; // SHARP is InfiniBand's
         changed = true;
     }

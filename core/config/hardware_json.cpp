@@ -144,6 +144,13 @@ EfaTransport default_efa_transport(GpuModel g) {
     return g == GpuModel::H100Sxm ? EfaTransport::Rdma : EfaTransport::SendRecv;
 }
 
+CpuVendor default_cpu(GpuModel g, Fabric f) {
+    // AWS put its H100s on AMD hosts and its A100s on Intel ones; everyone else did the opposite.
+    const bool h100 = g == GpuModel::H100Sxm;
+    if (f == Fabric::Efa) return h100 ? CpuVendor::Amd : CpuVendor::Intel;
+    return h100 ? CpuVendor::Intel : CpuVendor::Amd;
+}
+
 NcclTuner default_nccl_tuner(GpuModel g, Fabric f) {
     // aws-ofi-nccl (since its tuner was merged into the network plugin) points NCCL_TUNER_PLUGIN at
     // itself on AWS, and its tuner has maps for p5/p5e (H100) only; on p4d/p4de it defers to NCCL.
@@ -211,6 +218,7 @@ Result<HardwareConfig> parse_hardware_json(std::string_view text, const std::str
     if (fab >= 0) hw.fabric = static_cast<Fabric>(fab);
     int pl = read_choice(f, "processes", hardware_choices("processes"));
     if (pl >= 0) hw.processes = static_cast<ProcessLayout>(pl);
+    hw.cpu = default_cpu(hw.gpu, hw.fabric);
     int cpu = read_choice(f, "cpu", hardware_choices("cpu"));
     if (cpu >= 0) hw.cpu = static_cast<CpuVendor>(cpu);
     hw.efa_transport = default_efa_transport(hw.gpu);

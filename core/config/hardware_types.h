@@ -56,7 +56,9 @@ struct HardwareConfig {
     double nic_gbps = 400;      // per NIC; default 400 (NDR InfiniBand); A100 default 200 (HDR)
     Fabric fabric = Fabric::Unknown;
     ProcessLayout processes = ProcessLayout::OnePerGpu;
-    CpuVendor cpu = CpuVendor::Intel; // default: NCCL's figures for any host that is not AMD
+    // The hosts' CPU vendor; NCCL rates multi-node LL and the host's post cost by it. Default: the vendor
+    // of the platform that carries this GPU and fabric (default_cpu).
+    CpuVendor cpu = CpuVendor::Intel;
     // Only with fabric efa. Default: what aws-ofi-nccl picks on the instance that carries the GPU (rdma
     // for H100 on p5, sendrecv for A100 on p4d/p4de).
     EfaTransport efa_transport = EfaTransport::Rdma;
@@ -88,6 +90,12 @@ struct HardwareConfig {
 
 // The EFA transport aws-ofi-nccl runs on the AWS instance that carries this GPU (its platform table).
 EfaTransport default_efa_transport(GpuModel g);
+
+// The hosts' CPU vendor on the platforms that carry this GPU and fabric: AMD for H100 on EFA (p5, p5e:
+// AMD EPYC 7R13) and for A100 off EFA (DGX A100 and the HGX A100 clouds: AMD EPYC, the only x86 hosts
+// with PCIe Gen4 when A100 shipped), Intel for A100 on EFA (p4d, p4de: Xeon 8275CL) and for H100 off EFA
+// (DGX H100 and the HGX H100 clouds: Xeon Sapphire Rapids).
+CpuVendor default_cpu(GpuModel g, Fabric f);
 
 // The tuner NCCL runs with on this GPU and fabric by default (NcclTuner above).
 NcclTuner default_nccl_tuner(GpuModel g, Fabric f);

@@ -15,7 +15,7 @@ TEST_CASE("hardware json: defaults and a full description", "[hardware]") {
         CHECK(hw.value().nics_per_node == 8);
         CHECK(hw.value().nic_gbps == 400);
         CHECK(hw.value().processes == ProcessLayout::OnePerGpu);
-        CHECK(hw.value().cpu == CpuVendor::Intel); // NCCL's figures for any host that is not AMD
+        CHECK(hw.value().cpu == CpuVendor::Intel); // HGX H100 off AWS: Xeon (Sapphire Rapids) hosts
         CHECK(hw.value().algo == NcclAlgo::Auto);
     }
     SECTION("A100 defaults: no NVLS, HDR 200 Gb/s NICs") {
@@ -59,6 +59,32 @@ TEST_CASE("hardware json: defaults and a full description", "[hardware]") {
         auto ib = parse_hardware_json(R"({"gpu": "H100-SXM", "fabric": "infiniband"})", "hw.json");
         REQUIRE(ib.is_ok());
         CHECK(hardware_json(ib.value()).find("efa_transport") == std::string::npos);
+    }
+    SECTION("the hosts' CPU follows the platform that carries the GPU and fabric unless given") {
+        // p5/p5e: AMD EPYC 7R13; p4d/p4de: Xeon 8275CL; DGX/HGX A100: AMD EPYC (Rome, Milan); DGX/HGX
+        // H100: Xeon (Sapphire Rapids). NCCL rates multi-node LL and a network post by it.
+        const struct {
+            const char* json;
+            CpuVendor cpu;
+        } kPlatforms[] = {
+            {R"({"gpu": "H100-SXM", "fabric": "efa"})", CpuVendor::Amd},
+            {R"({"gpu": "A100-SXM4-80GB", "fabric": "efa"})", CpuVendor::Intel},
+            {R"({"gpu": "A100-SXM4-40GB", "fabric": "infiniband"})", CpuVendor::Amd},
+            {R"({"gpu": "A100-SXM4-40GB", "fabric": "roce"})", CpuVendor::Amd},
+            {R"({"gpu": "H100-SXM", "fabric": "infiniband"})", CpuVendor::Intel},
+            {R"({"gpu": "H100-SXM", "fabric": "tcpxo"})", CpuVendor::Intel},
+            {R"({"gpu": "H100-SXM", "fabric": "efa", "cpu": "intel"})", CpuVendor::Intel}, // given
+            {R"({"gpu": "A100-SXM4-40GB", "cpu": "intel"})", CpuVendor::Intel},
+        };
+        for (const auto& p : kPlatforms) {
+            auto hw = parse_hardware_json(p.json, "hw.json");
+            REQUIRE(hw.is_ok());
+            INFO(p.json);
+            CHECK(hw.value().cpu == p.cpu);
+            auto back = parse_hardware_json(hardware_json(hw.value()), "back.json");
+            REQUIRE(back.is_ok());
+            CHECK(back.value().cpu == p.cpu);
+        }
     }
     SECTION("AWS's tuner is NCCL's on p5 (H100 over EFA) unless given, NCCL's own elsewhere") {
         // aws-ofi-nccl points NCCL_TUNER_PLUGIN at itself; its maps cover p5/p5e only.
