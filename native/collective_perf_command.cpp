@@ -187,7 +187,7 @@ int collective_perf_command(const std::vector<std::string>& argv_in) {
         problems.add("collective-perf: unexpected argument '" + a.positionals[0] + "'");
     std::string op = a.get("op", "all_reduce");
     if (!hardware::parse_coll_op(op, req.op))
-        problems.add("--op: '" + op + "'; all_reduce, all_gather, reduce_scatter or all_to_all was expected");
+        problems.add("--op: '" + op + "'; " + hardware::coll_op_expected(op));
     auto size = [&](const char* key, const char* flag, uint64_t& out) {
         if (a.has(key) && !parse_nccl_size(a.get(key), out))
             problems.add(std::string(flag) + ": '" + a.get(key) +

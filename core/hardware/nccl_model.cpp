@@ -3,10 +3,14 @@
 // Index: [SECTION] physical figures · [SECTION] helpers · [SECTION] estimates · [SECTION] tuner
 #include "core/hardware/nccl_model.h"
 
+#include "core/config/spellings.h"
 #include "core/hardware/aws_ofi_tuner.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <string_view>
+#include <vector>
 
 namespace astrolabe::hardware {
 
@@ -242,13 +246,34 @@ const char* coll_op_name(CollOp op) {
     return "?";
 }
 
+namespace {
+constexpr CollOp kCollOps[] = {CollOp::AllReduce, CollOp::AllGather, CollOp::ReduceScatter, CollOp::AllToAll};
+
+std::string op_letters(std::string_view s) {
+    std::string out;
+    for (char c : s)
+        if (c != '_' && c != '-') out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+} // namespace
+
 bool parse_coll_op(const std::string& s, CollOp& out) {
-    for (CollOp op : {CollOp::AllReduce, CollOp::AllGather, CollOp::ReduceScatter, CollOp::AllToAll})
-        if (s == coll_op_name(op)) {
+    const std::string letters = op_letters(s);
+    for (CollOp op : kCollOps)
+        if (letters == op_letters(coll_op_name(op))) {
             out = op;
             return true;
         }
     return false;
+}
+
+std::string coll_op_expected(const std::string& got) {
+    std::vector<std::string> names;
+    for (CollOp op : kCollOps)
+        names.push_back(coll_op_name(op));
+    std::string near = config::nearest_name(names, got);
+    return "all_reduce, all_gather, reduce_scatter or all_to_all was expected" +
+           (near.empty() ? std::string() : " (did you mean '" + near + "'?)");
 }
 
 double busbw_factor(CollOp op, uint32_t n) {

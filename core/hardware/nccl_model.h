@@ -22,7 +22,11 @@ namespace astrolabe::hardware {
 
 enum class CollOp : uint8_t { AllReduce, AllGather, ReduceScatter, AllToAll };
 const char* coll_op_name(CollOp op); // all_reduce, ...
+// Our names, and NCCL's and nccl-tests' (allreduce, AllReduce, all-reduce, alltoall_perf's alltoall):
+// case, '_' and '-' aside, the same words.
 bool parse_coll_op(const std::string& s, CollOp& out);
+// The tail of a message about an --op nobody spells: the four names, and the nearest when one is close.
+std::string coll_op_expected(const std::string& got);
 // All-reduce and reduce-scatter reduce (nccl-tests' -o applies, NVLS must be able to reduce the type).
 inline bool coll_op_reduces(CollOp op) {
     return op == CollOp::AllReduce || op == CollOp::ReduceScatter;

@@ -23,8 +23,7 @@ Result<CollectivePerfRequest> collective_perf_request(const CollectivePerfArgs& 
     else
         problems.merge(hw.status());
     if (!hardware::parse_coll_op(args.op, req.op))
-        problems.add("op: '" + args.op +
-                     "'; all_reduce, all_gather, reduce_scatter or all_to_all was expected");
+        problems.add("op: '" + args.op + "'; " + hardware::coll_op_expected(args.op));
     if (!args.algo.empty() && !config::parse_nccl_algo(args.algo, req.algo))
         problems.add("algo: '" + args.algo + "'; auto, ring, tree, nvls, nvls_tree or collnet was expected");
     if (!args.min_bytes.empty() && !parse_nccl_size(args.min_bytes, req.min_bytes))

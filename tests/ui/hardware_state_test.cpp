@@ -60,12 +60,13 @@ TEST_CASE("collectivePerf from text: rows, and every problem named", "[hardware]
     REQUIRE(ok.is_ok());
     CHECK(ok.value().find("\"size_bytes\": 4194304") != std::string::npos);
     CHECK(ok.value().find("\"type\": \"float\"") != std::string::npos);
-    CollectivePerfArgs bad{R"({"gpu": "H100-SMX"})", "allreduce", "rign", "x", "", "bf16", "prd", false};
+    CollectivePerfArgs bad{R"({"gpu": "H100-SMX"})", "all_redcue", "rign", "x", "", "bf16", "prd", false};
     auto wrong = ui::collective_perf_from_text(bad);
     REQUIRE_FALSE(wrong.is_ok());
     const std::string m = wrong.status().message();
     CHECK(m.find("did you mean 'H100-SXM'") != std::string::npos);
-    CHECK(m.find("op: 'allreduce'") != std::string::npos);
+    CHECK(m.find("op: 'all_redcue'; all_reduce, all_gather, reduce_scatter or all_to_all was expected (did "
+                 "you mean 'all_reduce'?)") != std::string::npos);
     CHECK(m.find("algo: 'rign'") != std::string::npos);
     CHECK(m.find("minBytes: 'x'") != std::string::npos);
     // The CLI's own messages for -d and -o (nccl_types.h), under the API's key names.
