@@ -5,6 +5,7 @@
 #include "core/config/json_read.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace astrolabe::config {
 
@@ -56,14 +57,32 @@ const char* nccl_tuner_name(NcclTuner t) {
 const char* nccl_algo_name(NcclAlgo a) {
     return choice_name("nccl_algo", static_cast<size_t>(a));
 }
-bool parse_nccl_algo(std::string_view text, NcclAlgo& out) {
-    const auto& names = hardware_choices("nccl_algo");
+namespace {
+// NCCL reads NCCL_ALGO and NCCL_PROTO without regard to case and spells its algorithms Ring, Tree, NVLS,
+// NVLSTree, CollNetDirect and CollNetChain: a description (or --algo) written as NCCL's environment is
+// spelt means the same. Lower case without '_' or '-'; both CollNet variants are our collnet.
+std::string nccl_letters(std::string_view s) {
+    std::string out;
+    for (char c : s)
+        if (c != '_' && c != '-') out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (out == "collnetdirect" || out == "collnetchain") out = "collnet";
+    return out;
+}
+} // namespace
+
+int nccl_choice_index(std::string_view key, std::string_view text) {
+    const auto& names = hardware_choices(key);
+    const bool nccl_env = key == "nccl_algo" || key == "nccl_proto";
     for (size_t i = 0; i < names.size(); ++i)
-        if (text == names[i]) {
-            out = static_cast<NcclAlgo>(i);
-            return true;
-        }
-    return false;
+        if (text == names[i] || (nccl_env && nccl_letters(text) == nccl_letters(names[i])))
+            return static_cast<int>(i);
+    return -1;
+}
+
+bool parse_nccl_algo(std::string_view text, NcclAlgo& out) {
+    const int i = nccl_choice_index("nccl_algo", text);
+    if (i >= 0) out = static_cast<NcclAlgo>(i);
+    return i >= 0;
 }
 const char* nccl_proto_name(NcclProto p) {
     return choice_name("nccl_proto", static_cast<size_t>(p));
@@ -123,9 +142,19 @@ int read_choice(detail::Fields& f, const char* key, const std::vector<std::strin
         return -1;
     }
     std::string s = v.get<std::string>();
-    for (size_t i = 0; i < names.size(); ++i)
-        if (s == names[i]) return static_cast<int>(i);
-    f.problem(key, "unknown value \"" + s + "\"; expected " + join(names) + nearest(s, names));
+    if (int i = nccl_choice_index(key, s); i >= 0) return i;
+    std::string why = "; expected " + join(names);
+    // NCCL_ALGO's other forms: a list, or an exclusion, lets NCCL choose among several; PAT (NCCL 2.23's
+    // all-gather/reduce-scatter for one GPU per node) has no model here.
+    const bool algo = std::string_view(key) == "nccl_algo";
+    if (algo && s.find_first_of(",^") != std::string::npos)
+        why += " (one forced algorithm; NCCL_ALGO's lists and exclusions leave the choice to NCCL: omit the "
+               "key)";
+    else if (algo && nccl_letters(s) == "pat")
+        why += " (NCCL's PAT algorithm is not modelled)";
+    else
+        why += nearest(s, names);
+    f.problem(key, "unknown value \"" + s + "\"" + why);
     return -1;
 }
 

@@ -36,11 +36,13 @@ const char* process_layout_name(ProcessLayout p); // "one-per-gpu", ...
 const char* cpu_vendor_name(CpuVendor c);         // "intel", "amd"
 const char* efa_transport_name(EfaTransport t);   // "sendrecv", "rdma"
 const char* nccl_tuner_name(NcclTuner t);         // "nccl", "aws-ofi-nccl"
-const char* nccl_algo_name(NcclAlgo a);
-bool parse_nccl_algo(std::string_view text,
-                     NcclAlgo& out);      // NCCL_ALGO's spellings above           // "auto", "ring", "tree",
-                                          // "nvls", "nvls_tree", "collnet"
-const char* nccl_proto_name(NcclProto p); // "auto", "LL", "LL128", "Simple"
+const char* nccl_algo_name(NcclAlgo a);           // "auto", "ring", "tree", "nvls", "nvls_tree", "collnet"
+const char* nccl_proto_name(NcclProto p);         // "auto", "LL", "LL128", "Simple"
+// One of the names above, or NCCL_ALGO's own spelling of it (any case, NVLSTree, CollNetDirect/Chain).
+bool parse_nccl_algo(std::string_view text, NcclAlgo& out);
+// The index of `text` in a choice key's list (hardware_choices below), -1 if none: the exact name, and for
+// nccl_algo and nccl_proto also NCCL's spelling of it, which NCCL reads without regard to case.
+int nccl_choice_index(std::string_view key, std::string_view text);
 
 // The values a choice key of astrolabe.hardware/1 takes, in its enum's order (the names above): "gpu",
 // "fabric", "processes", "cpu", "efa_transport", "nccl_tuner", "nccl_algo", "nccl_proto". What the parser

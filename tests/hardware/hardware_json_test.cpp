@@ -60,6 +60,29 @@ TEST_CASE("hardware json: defaults and a full description", "[hardware]") {
         REQUIRE(ib.is_ok());
         CHECK(hardware_json(ib.value()).find("efa_transport") == std::string::npos);
     }
+    SECTION("nccl_algo and nccl_proto as NCCL's environment spells them") {
+        // NCCL reads NCCL_ALGO/NCCL_PROTO without regard to case: NCCL_ALGO=Ring, NVLSTree, CollNetDirect.
+        const struct {
+            const char* algo;
+            NcclAlgo want;
+        } kAlgos[] = {{"Ring", NcclAlgo::Ring},           {"RING", NcclAlgo::Ring},
+                      {"Tree", NcclAlgo::Tree},           {"NVLS", NcclAlgo::Nvls},
+                      {"NVLSTree", NcclAlgo::NvlsTree},   {"CollNetDirect", NcclAlgo::CollNet},
+                      {"CollNetChain", NcclAlgo::CollNet}};
+        for (const auto& a : kAlgos) {
+            const std::string json = std::string(R"({"gpu": "H100-SXM", "nodes": 2, "fabric": "infiniband",
+                "collnet": true, "nccl_proto": "simple", "nccl_algo": ")") +
+                                     a.algo + "\"}";
+            auto hw = parse_hardware_json(json, "hw.json");
+            INFO(a.algo);
+            REQUIRE(hw.is_ok());
+            CHECK(hw.value().algo == a.want);
+            CHECK(hw.value().proto == NcclProto::Simple);
+            NcclAlgo flag = NcclAlgo::Auto; // --algo takes the same spellings
+            CHECK(parse_nccl_algo(a.algo, flag));
+            CHECK(flag == a.want);
+        }
+    }
     SECTION("the hosts' CPU follows the platform that carries the GPU and fabric unless given") {
         // p5/p5e: AMD EPYC 7R13; p4d/p4de: Xeon 8275CL; DGX/HGX A100: AMD EPYC (Rome, Milan); DGX/HGX
         // H100: Xeon (Sapphire Rapids). NCCL rates multi-node LL and a network post by it.
@@ -126,6 +149,14 @@ TEST_CASE("hardware json: bad input names the key and the nearest spelling", "[h
         CHECK(m.find("gpu: unknown value \"H100-SMX\"") != std::string::npos);
         CHECK(m.find("did you mean 'H100-SXM'?") != std::string::npos);
         CHECK(m.find("did you mean 'infiniband'?") != std::string::npos);
+    }
+    SECTION("NCCL_ALGO's lists, exclusions and PAT are not one forced algorithm we model") {
+        // A list or an exclusion is NCCL choosing among several, not one forced algorithm; PAT has no model.
+        CHECK(problems(R"({"nccl_algo": "Tree,Ring"})").find("one forced algorithm") != std::string::npos);
+        CHECK(problems(R"({"nccl_algo": "^NVLS"})").find("did you mean") == std::string::npos);
+        CHECK(problems(R"({"nccl_algo": "PAT"})").find("PAT algorithm is not modelled") != std::string::npos);
+        // Other keys keep their exact names: "InfiniBand" is a slip the message names.
+        CHECK(problems(R"({"fabric": "InfiniBand"})").find("did you mean 'infiniband'") != std::string::npos);
     }
     SECTION("a CPU vendor outside the two NCCL rates") {
         std::string m = problems(R"({"gpu": "H100-SXM", "cpu": "AMD"})");
