@@ -102,7 +102,7 @@ void draw_scenario_hardware(App& app, View& view) {
     if (edit_choice(app, "gpu", h + "gpu", config::hardware_choices("gpu"),
                     config::gpu_model_name(def.gpu))) {
         // Figures that follow the GPU take the new one's defaults (as in the Hardware tab).
-        for (const char* k : {"nvls", "peak_tflops", "hbm_gbs", "efa_transport", "nccl_tuner"})
+        for (const char* k : {"nvls", "peak_tflops", "hbm_gbs", "efa_transport", "nccl_tuner", "cpu"})
             doc.erase(h + k);
         changed = true;
     }
@@ -116,7 +116,8 @@ void draw_scenario_hardware(App& app, View& view) {
     remember(view, "scenario:hardware:nic_gbps");
     if (edit_choice(app, "fabric", h + "fabric", config::hardware_choices("fabric"),
                     config::fabric_name(def.fabric))) {
-        for (const char* k : {"efa_transport", "nccl_tuner"}) // EFA's own keys take the new fabric's defaults
+        // EFA's own keys and the hosts take the new fabric's defaults (a p5's AMD hosts on EFA)
+        for (const char* k : {"efa_transport", "nccl_tuner", "cpu"})
             doc.erase(h + k);
         changed = true;
     }

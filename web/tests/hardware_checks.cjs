@@ -7,6 +7,7 @@
 //     for each, and with collnet ticked; nccl_proto Simple picked runs every size Simple (step 1b);
 //  3. typing a node count into the field recomputes (the CLI agrees on a file with that count), and
 //     picking an AMD host in the cpu combo slows multi-node LL to NCCL's AMD rate, as the CLI says;
+//     picking a fabric sets the hosts its platform has (efa: a p5's AMD; infiniband: Intel again);
 //     the p5 preset and its EFA transport switched to send/receive give the CLI's rows for each;
 //     the 8-node p5 preset runs AWS's tuner and nccl_tuner switched to nccl gives NCCL's own choice;
 //  3d. sizes typed into the from/to fields (nccl-tests' -b/-e) give the CLI's rows, a bad one its message;
@@ -135,6 +136,18 @@ async function hardwareChecks({ browser, base, cli, samplesDir, check }) {
   check(sameRows(panel.rows, cliRowsEdited(cli, h100x16Path, { nodes: 4, cpu: 'amd' }, 'all_gather')) && slower,
     'Hardware tab: cpu amd picked with the mouse gives the CLI\'s rows, slower where LL crosses nodes',
     JSON.stringify(panel).slice(0, 300));
+
+  // The hosts follow the platform when the fabric is picked, as the parser defaults a description without
+  // cpu: H100 on EFA is a p5 (AMD hosts), H100 on RoCE an OCI/HGX node (Intel); back on InfiniBand, Intel.
+  await pick(page, 'fabric', 'efa');
+  panel = await page.evaluate(() => window.astrolabe.hardwarePanel());
+  check(sameRows(panel.rows, cliRowsEdited(cli, h100x16Path, { nodes: 4, fabric: 'efa' }, 'all_gather')),
+    'Hardware tab: fabric efa picked with the mouse gives the CLI\'s rows for an H100 EFA description without cpu (p5: AMD hosts)',
+    JSON.stringify(panel).slice(0, 300));
+  await pick(page, 'fabric', 'infiniband');
+  panel = await page.evaluate(() => window.astrolabe.hardwarePanel());
+  check(sameRows(panel.rows, intelRows),
+    'Hardware tab: fabric infiniband picked again gives the Intel hosts\' rows back', JSON.stringify(panel).slice(0, 300));
 
   // 3b. The p5 preset (EFA with RDMA writes), then its transport switched to send/receive with the mouse:
   // each gives the CLI's rows, and send/receive's 140 us steps make the small sizes slower.
