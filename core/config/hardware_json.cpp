@@ -13,7 +13,7 @@ namespace astrolabe::config {
 const std::vector<std::string>& hardware_choices(std::string_view key) {
     // Each list in its enum's order (hardware_types.h), as the *_name functions spell them.
     static const std::vector<std::pair<std::string_view, std::vector<std::string>>> kChoices = {
-        {"gpu", {"H100-SXM", "A100-SXM4-40GB", "A100-SXM4-80GB"}},
+        {"gpu", {"H100-SXM", "A100-SXM4-40GB", "A100-SXM4-80GB", "H200-SXM"}},
         {"fabric", {"infiniband", "roce", "efa", "tcpxo", "unknown"}},
         {"processes", {"one-per-gpu", "one-per-node"}},
         {"cpu", {"intel", "amd"}},
@@ -170,20 +170,20 @@ void read_bool(detail::Fields& f, const char* key, bool& out) {
 EfaTransport default_efa_transport(GpuModel g) {
     // aws-ofi-nccl's platform table: RDMA writes on p5/p5e/p5en (Hopper), tagged send/receive on
     // p4d/p4de (Ampere).
-    return g == GpuModel::H100Sxm ? EfaTransport::Rdma : EfaTransport::SendRecv;
+    return hopper(g) ? EfaTransport::Rdma : EfaTransport::SendRecv;
 }
 
 CpuVendor default_cpu(GpuModel g, Fabric f) {
-    // AWS put its H100s on AMD hosts and its A100s on Intel ones; everyone else did the opposite.
-    const bool h100 = g == GpuModel::H100Sxm;
-    if (f == Fabric::Efa) return h100 ? CpuVendor::Amd : CpuVendor::Intel;
-    return h100 ? CpuVendor::Intel : CpuVendor::Amd;
+    // AWS put its Hoppers (p5, p5e) on AMD hosts and its A100s on Intel ones; everyone else did the
+    // opposite. (p5en, H200 on Intel hosts, says cpu: intel.)
+    if (f == Fabric::Efa) return hopper(g) ? CpuVendor::Amd : CpuVendor::Intel;
+    return hopper(g) ? CpuVendor::Intel : CpuVendor::Amd;
 }
 
 NcclTuner default_nccl_tuner(GpuModel g, Fabric f) {
     // aws-ofi-nccl (since its tuner was merged into the network plugin) points NCCL_TUNER_PLUGIN at
     // itself on AWS, and its tuner has maps for p5/p5e (H100) only; on p4d/p4de it defers to NCCL.
-    return f == Fabric::Efa && g == GpuModel::H100Sxm ? NcclTuner::AwsOfiNccl : NcclTuner::Nccl;
+    return f == Fabric::Efa && hopper(g) ? NcclTuner::AwsOfiNccl : NcclTuner::Nccl;
 }
 
 uint32_t default_nccl_buffsize(Fabric f) {
@@ -208,6 +208,9 @@ void set_datasheet_compute(HardwareConfig& hw) {
     case GpuModel::A100Sxm80:
         hw.peak_tflops = 312, hw.hbm_gbs = 2039;
         return;
+    case GpuModel::H200Sxm: // H200 datasheet: H100's tensor cores, 4.8 TB/s of HBM3e
+        hw.peak_tflops = 989.4, hw.hbm_gbs = 4800;
+        return;
     }
 }
 
@@ -231,14 +234,14 @@ Result<HardwareConfig> parse_hardware_json(std::string_view text, const std::str
         f.problem("name", "is " + detail::describe(j["name"]) + "; a string was expected");
     int g = read_choice(f, "gpu", hardware_choices("gpu"));
     if (g >= 0) hw.gpu = static_cast<GpuModel>(g);
-    bool h100 = hw.gpu == GpuModel::H100Sxm;
-    // GPU-dependent defaults: HGX H100 has third-generation NVSwitches with SHARP and NDR NICs; HGX A100
+    const bool hopper_board = hopper(hw.gpu); // H100 or H200: the same HGX board
+    // GPU-dependent defaults: HGX H100/H200 has third-generation NVSwitches with SHARP and NDR NICs; HGX A100
     // has no NVLink SHARP and came with HDR (200 Gb/s) NICs.
-    hw.nic_gbps = h100 ? 400 : 200;
+    hw.nic_gbps = hopper_board ? 400 : 200;
     set_datasheet_compute(hw);
     f.read_uint32("nodes", hw.nodes, 1, 65536);
     f.read_uint32("gpus_per_node", hw.gpus_per_node, 1, 8);
-    hw.nvls = h100 && hw.gpus_per_node >= 2; // a lone GPU has no NVSwitch to reduce in
+    hw.nvls = hopper_board && hw.gpus_per_node >= 2; // a lone GPU has no NVSwitch to reduce in
     hw.nics_per_node = hw.gpus_per_node;
     read_bool(f, "nvls", hw.nvls);
     f.read_uint32("nics_per_node", hw.nics_per_node, 1, 64);
@@ -281,9 +284,9 @@ Result<HardwareConfig> parse_hardware_json(std::string_view text, const std::str
                   "is " + j["peak_tflops"].dump() + "; at least 0.001 (1 GFLOP/s) was expected");
     if (j.contains("hbm_gbs") && j["hbm_gbs"].is_number() && hw.hbm_gbs < 1)
         f.problem("hbm_gbs", "is " + j["hbm_gbs"].dump() + "; at least 1 GB/s was expected");
-    if (hw.nvls && !h100)
+    if (hw.nvls && !hopper_board)
         f.problem("nvls", std::string("is true but ") + gpu_model_name(hw.gpu) +
-                              " has no NVLink SHARP (NVSwitch gen3, H100); false was expected");
+                              " has no NVLink SHARP (NVSwitch gen3, H100/H200); false was expected");
     if (hw.nvls && hw.gpus_per_node < 2)
         f.problem("nvls", "is true with one GPU per node; NVLink SHARP needs an NVSwitch and 2+ GPUs");
     if (hw.collnet && hw.fabric != Fabric::Infiniband)
@@ -296,10 +299,11 @@ Result<HardwareConfig> parse_hardware_json(std::string_view text, const std::str
         f.problem("nccl_tuner",
                   std::string("is aws-ofi-nccl on fabric ") + fabric_name(hw.fabric) +
                       "; AWS's tuner comes with its EFA plugin and needs fabric efa (or use nccl)");
-    else if (hw.tuner == NcclTuner::AwsOfiNccl && !h100)
-        f.problem("nccl_tuner", std::string("is aws-ofi-nccl with ") + gpu_model_name(hw.gpu) +
-                                    "; AWS's tuner has maps for p5/p5e (H100-SXM) only and leaves A100 to "
-                                    "NCCL (use nccl)");
+    else if (hw.tuner == NcclTuner::AwsOfiNccl && !hopper_board)
+        f.problem("nccl_tuner",
+                  std::string("is aws-ofi-nccl with ") + gpu_model_name(hw.gpu) +
+                      "; AWS's tuner has maps for p5/p5e (H100-SXM, H200-SXM) only and leaves A100 to "
+                      "NCCL (use nccl)");
     if ((hw.algo == NcclAlgo::Nvls || hw.algo == NcclAlgo::NvlsTree) && !hw.nvls)
         f.problem("nccl_algo", std::string("is ") + nccl_algo_name(hw.algo) + " but nvls is false");
     if (hw.algo == NcclAlgo::NvlsTree && hw.nodes < 2)

@@ -12,7 +12,13 @@
 
 namespace astrolabe::config {
 
-enum class GpuModel : uint8_t { H100Sxm, A100Sxm40, A100Sxm80 };
+enum class GpuModel : uint8_t { H100Sxm, A100Sxm40, A100Sxm80, H200Sxm };
+// Hopper on an HGX board: H100 and H200 SXM have the same SMs, 18 NVLink4 links and third-generation
+// NVSwitches (with SHARP); H200 differs in its HBM (141 GB of HBM3e at 4.8 TB/s), which the collectives'
+// figures do not see.
+inline bool hopper(GpuModel g) {
+    return g == GpuModel::H100Sxm || g == GpuModel::H200Sxm;
+}
 enum class Fabric : uint8_t { Infiniband, Roce, Efa, Tcpxo, Unknown };
 // one-per-gpu: one process (and host thread) launches each GPU's kernels (mpirun -np <gpus>);
 // one-per-node: one process drives all GPUs of a node (nccl-tests `-g 8`), so launches serialise.

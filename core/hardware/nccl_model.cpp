@@ -42,7 +42,7 @@ constexpr double kKernelBaseUs = 10.0;
 double nvlink_step_us(GpuModel g, NcclProto p) {
     static const double h100[3] = {0.4, 1.7, 3.0}; // LL, LL128, Simple
     static const double a100[3] = {0.8, 5.0, 10.6};
-    const double* t = g == GpuModel::H100Sxm ? h100 : a100;
+    const double* t = config::hopper(g) ? h100 : a100;
     return t[p == NcclProto::LL ? 0 : p == NcclProto::LL128 ? 1 : 2];
 }
 
@@ -103,8 +103,8 @@ double net_msg_overhead_bytes(Fabric f, double nic_gbs) {
 // reach ~0.62 of the Simple bandwidth (NCCL's own tuner also caps LL128 per channel, ll128MaxBwPerCh,
 // below what Simple reaches). Simple moves raw data.
 double proto_efficiency(GpuModel g, NcclProto p) {
-    if (p == NcclProto::LL) return g == GpuModel::H100Sxm ? 0.33 : 0.2;
-    if (p == NcclProto::LL128) return g == GpuModel::H100Sxm ? 120.0 / 128.0 : 0.62;
+    if (p == NcclProto::LL) return config::hopper(g) ? 0.33 : 0.2;
+    if (p == NcclProto::LL128) return config::hopper(g) ? 120.0 / 128.0 : 0.62;
     return 1.0;
 }
 
@@ -285,8 +285,10 @@ GpuSpec gpu_spec(GpuModel g) {
     // H100-SXM: 18 NVLink4 links, 450 GB/s per direction; NVIDIA quotes ~370 GB/s effective for rings
     // (nccl-tests#212), and forced-ring tables reach 358-368. NVLS all-reduce reaches 476-483 at 4+ GiB.
     // A100-SXM4: 12 NVLink3 links, 300 GB/s per direction; single-node rings reach ~232.
+    // H200-SXM: H100's NVLink4 and NVSwitch gen3, so H100's figures (no measured H200 table checks them).
     switch (g) {
     case GpuModel::H100Sxm:
+    case GpuModel::H200Sxm:
         return {358.0, 462.0, 350.0, 450.0};
     case GpuModel::A100Sxm40:
     case GpuModel::A100Sxm80:

@@ -60,6 +60,23 @@ TEST_CASE("hardware json: defaults and a full description", "[hardware]") {
         REQUIRE(ib.is_ok());
         CHECK(hardware_json(ib.value()).find("efa_transport") == std::string::npos);
     }
+    SECTION("H200-SXM: H100's board and collectives, its own HBM") {
+        // Same SMs, NVLink4 and NVSwitch gen3 (NVLS by default), so every collective figure is H100's and
+        // an H200 description runs H100's rows; the datasheet's HBM3e (4.8 TB/s) is the difference. On EFA
+        // it is a p5e: RDMA writes, AWS's tuner, AMD hosts.
+        auto h200 = parse_hardware_json(R"({"gpu": "H200-SXM", "fabric": "efa"})", "hw.json");
+        REQUIRE(h200.is_ok());
+        CHECK(h200.value().nvls);
+        CHECK(h200.value().nic_gbps == 400);
+        CHECK(h200.value().hbm_gbs == 4800);
+        CHECK(h200.value().peak_tflops == Approx(989.4));
+        CHECK(h200.value().efa_transport == EfaTransport::Rdma);
+        CHECK(h200.value().tuner == NcclTuner::AwsOfiNccl);
+        CHECK(h200.value().cpu == CpuVendor::Amd);
+        auto ib = parse_hardware_json(R"({"gpu": "H200-SXM", "fabric": "infiniband"})", "hw.json");
+        REQUIRE(ib.is_ok());
+        CHECK(ib.value().cpu == CpuVendor::Intel);
+    }
     SECTION("nccl_algo and nccl_proto as NCCL's environment spells them") {
         // NCCL reads NCCL_ALGO/NCCL_PROTO without regard to case: NCCL_ALGO=Ring, NVLSTree, CollNetDirect.
         const struct {
@@ -179,7 +196,7 @@ TEST_CASE("hardware json: bad input names the key and the nearest spelling", "[h
                      "EFA plugin and needs fabric efa (or use nccl)") != std::string::npos);
         m = problems(R"({"gpu": "A100-SXM4-40GB", "fabric": "efa", "nccl_tuner": "aws-ofi-nccl"})");
         CHECK(m.find("nccl_tuner: is aws-ofi-nccl with A100-SXM4-40GB; AWS's tuner has maps for p5/p5e "
-                     "(H100-SXM) only") != std::string::npos);
+                     "(H100-SXM, H200-SXM) only") != std::string::npos);
         m = problems(R"({"gpu": "H100-SXM", "fabric": "efa", "nccl_tuner": "aws_ofi_nccl"})");
         CHECK(m.find("nccl_tuner: unknown value \"aws_ofi_nccl\"; expected nccl or aws-ofi-nccl") !=
               std::string::npos);
@@ -219,7 +236,7 @@ TEST_CASE("hardware json: the choice lists are the names, in enum order", "[hard
         for (int i = 0; i < count; ++i)
             CHECK(names[static_cast<size_t>(i)] == name(i));
     };
-    same("gpu", 3, [](int i) { return gpu_model_name(static_cast<GpuModel>(i)); });
+    same("gpu", 4, [](int i) { return gpu_model_name(static_cast<GpuModel>(i)); });
     same("fabric", 5, [](int i) { return fabric_name(static_cast<Fabric>(i)); });
     same("processes", 2, [](int i) { return process_layout_name(static_cast<ProcessLayout>(i)); });
     same("cpu", 2, [](int i) { return cpu_vendor_name(static_cast<CpuVendor>(i)); });

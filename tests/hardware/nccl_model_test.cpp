@@ -127,6 +127,23 @@ TEST_CASE("collective-perf: the engine's time equals the tuner's closed form for
     CHECK(row.value().busbw_gbs == Approx(row.value().algbw_gbs * 1.75));
 }
 
+TEST_CASE("nccl model: an H200 board runs H100's collectives", "[hardware]") {
+    // HGX H200 keeps H100's SMs, NVLink4 links and NVSwitch gen3: every algorithm, protocol and size picks
+    // and times as on H100, on one node (NVLS) and on two p5e-like EFA nodes (AWS's tuner, RDMA writes).
+    for (config::HardwareConfig h100 : {hgx_h100(), p5_pair()}) {
+        config::HardwareConfig h200 = h100;
+        h200.gpu = config::GpuModel::H200Sxm;
+        for (CollOp op : {CollOp::AllReduce, CollOp::AllGather, CollOp::AllToAll})
+            for (uint64_t bytes = 1024; bytes <= (4ull << 30); bytes *= 32) {
+                const NcclChoice a = choose(h100, op, bytes), b = choose(h200, op, bytes);
+                INFO(coll_op_name(op) << " " << bytes << " B on " << h100.nodes << " node(s)");
+                CHECK(a.algo == b.algo);
+                CHECK(a.proto == b.proto);
+                CHECK(a.predicted_us == b.predicted_us);
+            }
+    }
+}
+
 TEST_CASE("collective-perf: one process per node is bounded by its eight launches", "[hardware]") {
     // 8 B all-reduce: the device needs ~16 us, but a single process launches 8 kernels at 4.4 us each
     // (rounded to 35 us per iteration of the loop): nccl-tests' -g 8 floor.
