@@ -3,9 +3,9 @@
 #include "core/base/json_writer.h"
 #include "core/config/config_parse.h"
 #include "core/config/json_read.h"
+#include "core/config/spellings.h"
 
 #include <algorithm>
-#include <cctype>
 
 namespace astrolabe::config {
 
@@ -62,9 +62,7 @@ namespace {
 // NVLSTree, CollNetDirect and CollNetChain: a description (or --algo) written as NCCL's environment is
 // spelt means the same. Lower case without '_' or '-'; both CollNet variants are our collnet.
 std::string nccl_letters(std::string_view s) {
-    std::string out;
-    for (char c : s)
-        if (c != '_' && c != '-') out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    std::string out = folded_spelling(s);
     if (out == "collnetdirect" || out == "collnetchain") out = "collnet";
     return out;
 }

@@ -124,6 +124,13 @@ std::string nearest_name(SpellingTable t, std::string_view text) {
         t.size, [&](size_t i) { return std::string_view(t.names[i]); }, text);
 }
 
+std::string folded_spelling(std::string_view text) {
+    std::string out;
+    for (char c : text)
+        if (c != '_' && c != '-') out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
 std::string nearest_name(const std::vector<std::string>& names, std::string_view text) {
     return nearest(
         names.size(), [&](size_t i) { return std::string_view(names[i]); }, text);

@@ -69,6 +69,9 @@ std::string expected_names(SpellingTable t, const char* quote = "");
 std::string nearest_name(SpellingTable t, std::string_view text);
 // The same over any list of names (a command's flags, a form's keys).
 std::string nearest_name(const std::vector<std::string>& names, std::string_view text);
+// `text` in lower case without '_' or '-': how names that other tools spell loosely compare (NCCL reads
+// NCCL_ALGO without regard to case; nccl-tests and NCCL write all_reduce as allreduce, AllReduce).
+std::string folded_spelling(std::string_view text);
 // The tail of a message about a bad spelling: "a, b or c was expected" plus " (did you mean 'b'?)" when
 // one name is close.
 std::string expected_choice(SpellingTable t, std::string_view got, const char* quote = "");

@@ -7,9 +7,7 @@
 #include "core/hardware/aws_ofi_tuner.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
-#include <string_view>
 #include <vector>
 
 namespace astrolabe::hardware {
@@ -248,19 +246,12 @@ const char* coll_op_name(CollOp op) {
 
 namespace {
 constexpr CollOp kCollOps[] = {CollOp::AllReduce, CollOp::AllGather, CollOp::ReduceScatter, CollOp::AllToAll};
-
-std::string op_letters(std::string_view s) {
-    std::string out;
-    for (char c : s)
-        if (c != '_' && c != '-') out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
 } // namespace
 
 bool parse_coll_op(const std::string& s, CollOp& out) {
-    const std::string letters = op_letters(s);
+    const std::string letters = config::folded_spelling(s);
     for (CollOp op : kCollOps)
-        if (letters == op_letters(coll_op_name(op))) {
+        if (letters == config::folded_spelling(coll_op_name(op))) {
             out = op;
             return true;
         }
