@@ -231,6 +231,33 @@ std::string measured_summary(const MeasuredComparison& m) {
 
 } // namespace
 
+namespace {
+// The description as the model read it, defaults included (the hosts, EFA's transport, the tuner, the
+// buffer, the line-rate fraction): what a description that leaves them out was taken to mean.
+std::string described_line(const config::HardwareConfig& hw) {
+    char line[320];
+    const double fraction =
+        hw.net_efficiency > 0 ? hw.net_efficiency : hardware::fabric_efficiency(hw.fabric);
+    std::snprintf(line, sizeof line, "# as read: %u NICs x %g Gb/s, %s, nvls %s, %s hosts, ",
+                  hw.nics_per_node, hw.nic_gbps, config::process_layout_name(hw.processes),
+                  hw.nvls ? "on" : "off", config::cpu_vendor_name(hw.cpu));
+    std::string out = line;
+    if (hw.fabric == config::Fabric::Efa)
+        out += std::string("EFA ") + config::efa_transport_name(hw.efa_transport) + ", ";
+    out += std::string("tuner ") + config::nccl_tuner_name(hw.tuner);
+    if (hw.algo != config::NcclAlgo::Auto)
+        out += std::string(", nccl_algo ") + config::nccl_algo_name(hw.algo);
+    if (hw.proto != config::NcclProto::Auto)
+        out += std::string(", nccl_proto ") + config::nccl_proto_name(hw.proto);
+    const uint32_t buff = config::nccl_buffsize(hw);
+    const bool mib = buff % (1u << 20) == 0;
+    std::snprintf(line, sizeof line, ", NCCL_BUFFSIZE %u %s, net_efficiency %.3f%s\n",
+                  mib ? buff >> 20 : buff >> 10, mib ? "MiB" : "KiB", fraction,
+                  hw.net_efficiency > 0 ? "" : " (the fabric's)");
+    return out + line;
+}
+} // namespace
+
 std::string collective_perf_table(const CollectivePerfRequest& req,
                                   const std::vector<CollectivePerfRow>& rows,
                                   const MeasuredComparison* measured) {
@@ -242,6 +269,7 @@ std::string collective_perf_table(const CollectivePerfRequest& req,
                   config::fabric_name(req.hardware.fabric),
                   req.astra_reference ? "ASTRA-sim HGX-H100-validated reference" : "NCCL-like model");
     out += line;
+    if (!req.astra_reference) out += described_line(req.hardware);
     out += "#\n#                                                       out-of-place\n";
     out +=
         measured
