@@ -229,9 +229,6 @@ std::string measured_summary(const MeasuredComparison& m) {
     return out;
 }
 
-} // namespace
-
-namespace {
 // The description as the model read it, defaults included (the hosts, EFA's transport, the tuner, the
 // buffer, the line-rate fraction): what a description that leaves them out was taken to mean.
 std::string described_line(const config::HardwareConfig& hw) {
