@@ -6,6 +6,7 @@
 #include "core/config/spellings.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace astrolabe::config {
 
@@ -216,8 +217,11 @@ void set_datasheet_compute(HardwareConfig& hw) {
 Result<HardwareConfig> parse_hardware_json(std::string_view text, const std::string& source) {
     auto parsed = detail::parse_json_text(text, source);
     if (!parsed) return parsed.status();
-    const detail::json& j = parsed.value();
+    detail::json j = parsed.value();
     if (!j.is_object()) return Status::error(source + ": the hardware description must be a JSON object");
+    // A key set to null is a key not given (what JSON writers emit for "none"): it takes its default.
+    for (auto it = j.begin(); it != j.end();)
+        it = it->is_null() ? j.erase(it) : std::next(it);
     Status problems;
     detail::Fields f(j, source, problems);
     for (auto it = j.begin(); it != j.end(); ++it)

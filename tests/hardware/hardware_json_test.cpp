@@ -60,6 +60,19 @@ TEST_CASE("hardware json: defaults and a full description", "[hardware]") {
         REQUIRE(ib.is_ok());
         CHECK(hardware_json(ib.value()).find("efa_transport") == std::string::npos);
     }
+    SECTION("a key set to null is a key not given: its default") {
+        // What a JSON writer emits for "none" (Python's None): the same description as without the keys.
+        auto with_nulls = parse_hardware_json(
+            R"({"gpu": "H100-SXM", "nodes": 2, "fabric": "efa", "nccl_algo": null, "cpu": null, "nvls": null})",
+            "hw.json");
+        auto without = parse_hardware_json(R"({"gpu": "H100-SXM", "nodes": 2, "fabric": "efa"})", "hw.json");
+        REQUIRE(with_nulls.is_ok());
+        REQUIRE(without.is_ok());
+        CHECK(hardware_json(with_nulls.value()) == hardware_json(without.value()));
+        CHECK(with_nulls.value().algo == NcclAlgo::Auto);
+        CHECK(with_nulls.value().cpu == CpuVendor::Amd); // the p5's hosts
+        CHECK(with_nulls.value().nvls);
+    }
     SECTION("H200-SXM: H100's board and collectives, its own HBM") {
         // Same SMs, NVLink4 and NVSwitch gen3 (NVLS by default), so every collective figure is H100's and
         // an H200 description runs H100's rows; the datasheet's HBM3e (4.8 TB/s) is the difference. On EFA
