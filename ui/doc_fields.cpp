@@ -1,6 +1,8 @@
 // Form fields over the scenario document (doc_fields.h).
 #include "ui/doc_fields.h"
 
+#include "ui/ui.h"
+
 #include <imgui.h>
 
 #include <algorithm>
@@ -8,9 +10,10 @@
 namespace astrolabe::ui {
 
 bool edit_choice(App& app, const char* label, const std::string& path,
-                 const std::vector<std::string>& options, const char* fallback) {
+                 const std::vector<std::string>& options, const char* fallback, View* view, const char* id) {
     std::string cur = app.doc().get_string(path, fallback);
     bool changed = false;
+    const bool named = view && id;
     if (ImGui::BeginCombo(label, cur.c_str())) {
         for (const auto& option : options) {
             bool selected = cur == option;
@@ -18,9 +21,11 @@ bool edit_choice(App& app, const char* label, const std::string& path,
                 app.doc().set_string(path, option);
                 changed = true;
             }
+            if (named) remember(*view, std::string(id) + ":" + option);
         }
         ImGui::EndCombo();
     }
+    if (named) remember(*view, id);
     return changed;
 }
 

@@ -19,9 +19,13 @@ const std::vector<std::string>& choices() {
     return kNames;
 }
 
-// A combo over `options` bound to the string at `path`; a value outside the list is shown as is.
+struct View;
+
+// A combo over `options` bound to the string at `path`; a value outside the list is shown as is. With a
+// view and an id, the combo and each option are named widgets (`id`, `id:option`) for mouse-driven tests.
 bool edit_choice(App& app, const char* label, const std::string& path,
-                 const std::vector<std::string>& options, const char* fallback);
+                 const std::vector<std::string>& options, const char* fallback, View* view = nullptr,
+                 const char* id = nullptr);
 
 // A number field bound to `path`. An absent key shows its default and is written only once edited.
 bool edit_number(App& app, const char* label, const std::string& path, double fallback, bool integer);

@@ -115,7 +115,7 @@ void draw_scenario_hardware(App& app, View& view) {
         edit_number(app, "nic_gbps", h + "nic_gbps", parsed.is_ok() ? parsed.value().nic_gbps : 400, false);
     remember(view, "scenario:hardware:nic_gbps");
     if (edit_choice(app, "fabric", h + "fabric", config::hardware_choices("fabric"),
-                    config::fabric_name(def.fabric))) {
+                    config::fabric_name(def.fabric), &view, "scenario:hardware:fabric")) {
         // EFA's own keys and the hosts take the new fabric's defaults (a p5's AMD hosts on EFA)
         for (const char* k : {"efa_transport", "nccl_tuner", "cpu"})
             doc.erase(h + k);

@@ -5,7 +5,8 @@
 //  2. the page's run equals `astrolabe run --scenario` of the same scenario;
 //  3. nic_gbps typed into the section (400 -> 100): the scenario changes, the run is the CLI's again and
 //     slower (the data-parallel all-reduces cross the NICs);
-//     its share link, opened in a fresh profile, gives the same run (3b);
+//     its share link, opened in a fresh profile, gives the same run (3b); fabric efa picked in the
+//     section drops the hosts, transport and tuner for the new fabric's defaults and runs as the CLI (3c);
 //  4. "Edit in the Hardware tab" opens the tab on that description (nic_gbps 100, not a preset);
 //  5. the Search tab lists the description's keys; a grid over nic_gbps gives the CLI's log for the tab's spec;
 //  6. "Network and system instead" brings back the network and system it replaced, byte for byte;
@@ -76,6 +77,26 @@ async function scenarioHardwareChecks({ browser, base, cli, check, shotsDir }) {
   'scenario hardware: its share link, opened in a fresh profile, runs the same system (' + shared.r.total_ns + ' ns)',
   JSON.stringify(shared.sc.hardware) + ' ' + shared.r.total_ns + '\n' + fresh.errors.join('\n'));
   await fresh.context.close();
+
+  // 3c. fabric efa picked with the mouse in the section: the description's hosts, EFA transport and tuner
+  // go (they take the new fabric's defaults: a p5's AMD hosts) and the run is the CLI's for it; infiniband
+  // picked again runs as before (its defaults: Intel hosts).
+  check(sc.hardware.cpu === 'intel', 'scenario hardware: the tab\'s description names its hosts (intel)',
+    JSON.stringify(sc.hardware));
+  await pick(page, 'scenario:hardware:fabric', 'efa');
+  sc = await page.evaluate(() => window.astrolabe.scenario());
+  report = await page.evaluate(async () => (await window.astrolabe.run(), window.astrolabe.report()));
+  const onEfa = cliTotal(cli, sc, 'scenario-hw-efa');
+  check(sc.hardware.fabric === 'efa' && sc.hardware.cpu === undefined && report.complete &&
+    report.total_ns === onEfa,
+  'scenario hardware: fabric efa picked with the mouse drops the hosts for the platform\'s and runs as the CLI (' +
+    onEfa + ' ns)', JSON.stringify(sc.hardware) + ' page ' + report.total_ns);
+  await pick(page, 'scenario:hardware:fabric', 'infiniband');
+  sc = await page.evaluate(() => window.astrolabe.scenario());
+  report = await page.evaluate(async () => (await window.astrolabe.run(), window.astrolabe.report()));
+  check(sc.hardware.fabric === 'infiniband' && report.total_ns === at100,
+    'scenario hardware: infiniband picked again runs as before (' + report.total_ns + ' ns)',
+    JSON.stringify(sc.hardware));
 
   // 4. Back to the tab, on the scenario's description.
   await clickWidget(page, 'scenario:hardware_edit');
