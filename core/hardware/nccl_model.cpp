@@ -8,7 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <vector>
+#include <iterator>
 
 namespace astrolabe::hardware {
 
@@ -259,12 +259,9 @@ bool parse_coll_op(const std::string& s, CollOp& out) {
 }
 
 std::string coll_op_expected(const std::string& got) {
-    std::vector<std::string> names;
-    for (CollOp op : kCollOps)
-        names.push_back(coll_op_name(op));
-    std::string near = config::nearest_name(names, got);
-    return "all_reduce, all_gather, reduce_scatter or all_to_all was expected" +
-           (near.empty() ? std::string() : " (did you mean '" + near + "'?)");
+    static const char* const kNames[] = {coll_op_name(kCollOps[0]), coll_op_name(kCollOps[1]),
+                                         coll_op_name(kCollOps[2]), coll_op_name(kCollOps[3])};
+    return config::expected_choice({kNames, std::size(kNames)}, got);
 }
 
 double busbw_factor(CollOp op, uint32_t n) {
