@@ -216,10 +216,8 @@ void draw_hardware_panel(App& app, View& view, Platform& platform) {
     int gpu = static_cast<int>(hw.gpu);
     if (key_combo(view, "gpu", gpu)) {
         hw.gpu = static_cast<config::GpuModel>(gpu);
-        config::set_datasheet_compute(hw);                        // another GPU, its own compute figures
-        hw.efa_transport = config::default_efa_transport(hw.gpu); // and the AWS instance that carries it
-        hw.tuner = config::default_nccl_tuner(hw.gpu, hw.fabric); // with the tuner its plugin loads
-        hw.cpu = config::default_cpu(hw.gpu, hw.fabric);          // and the hosts that platform has
+        config::set_datasheet_compute(hw); // another GPU, its own compute figures
+        config::set_platform_defaults(hw); // and the platform that carries it: hosts, EFA transport, tuner
         changed = true;
     }
     int nodes = static_cast<int>(hw.nodes), gpn = static_cast<int>(hw.gpus_per_node);

@@ -193,6 +193,12 @@ uint32_t nccl_buffsize(const HardwareConfig& hw) {
     return hw.nccl_buffsize > 0 ? hw.nccl_buffsize : default_nccl_buffsize(hw.fabric);
 }
 
+void set_platform_defaults(HardwareConfig& hw) {
+    hw.cpu = default_cpu(hw.gpu, hw.fabric);
+    hw.efa_transport = default_efa_transport(hw.gpu);
+    hw.tuner = default_nccl_tuner(hw.gpu, hw.fabric);
+}
+
 void set_datasheet_compute(HardwareConfig& hw) {
     // NVIDIA's H100 and A100 Tensor Core GPU datasheets: dense BF16 tensor-core peak (H100 SXM: 1979
     // TFLOPS with 2:4 sparsity, so 989.4 dense; A100: 312) and HBM bandwidth (H100 SXM 3.35 TB/s; A100
@@ -252,13 +258,11 @@ Result<HardwareConfig> parse_hardware_json(std::string_view text, const std::str
     if (fab >= 0) hw.fabric = static_cast<Fabric>(fab);
     int pl = read_choice(f, "processes", hardware_choices("processes"));
     if (pl >= 0) hw.processes = static_cast<ProcessLayout>(pl);
-    hw.cpu = default_cpu(hw.gpu, hw.fabric);
+    set_platform_defaults(hw);
     int cpu = read_choice(f, "cpu", hardware_choices("cpu"));
     if (cpu >= 0) hw.cpu = static_cast<CpuVendor>(cpu);
-    hw.efa_transport = default_efa_transport(hw.gpu);
     int et = read_choice(f, "efa_transport", hardware_choices("efa_transport"));
     if (et >= 0) hw.efa_transport = static_cast<EfaTransport>(et);
-    hw.tuner = default_nccl_tuner(hw.gpu, hw.fabric);
     int tu = read_choice(f, "nccl_tuner", hardware_choices("nccl_tuner"));
     if (tu >= 0) hw.tuner = static_cast<NcclTuner>(tu);
     read_bool(f, "collnet", hw.collnet);

@@ -117,5 +117,8 @@ uint32_t nccl_buffsize(const HardwareConfig& hw);
 
 // Sets the description's compute figures (peak_tflops, hbm_gbs) to its GPU's datasheet values.
 void set_datasheet_compute(HardwareConfig& hw);
+// Sets what follows from the platform its GPU and fabric imply (the hosts' CPU, EFA's transport, the
+// tuner) to that platform's defaults: what the parser starts from and the Hardware tab resets to.
+void set_platform_defaults(HardwareConfig& hw);
 
 } // namespace astrolabe::config
