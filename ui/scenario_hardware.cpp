@@ -12,6 +12,9 @@
 namespace astrolabe::ui {
 
 namespace {
+// The keys whose defaults follow the platform the GPU and fabric imply (config::set_platform_defaults):
+// a new GPU or fabric drops them, so they take its defaults.
+constexpr const char* kPlatformKeys[] = {"cpu", "efa_transport", "nccl_tuner"};
 
 // Puts a JSON section back; a stash the document refuses (it never should: it came from the document)
 // is a message, not a silent loss.
@@ -102,7 +105,9 @@ void draw_scenario_hardware(App& app, View& view) {
     if (edit_choice(app, "gpu", h + "gpu", config::hardware_choices("gpu"),
                     config::gpu_model_name(def.gpu))) {
         // Figures that follow the GPU take the new one's defaults (as in the Hardware tab).
-        for (const char* k : {"nvls", "peak_tflops", "hbm_gbs", "efa_transport", "nccl_tuner", "cpu"})
+        for (const char* k : {"nvls", "peak_tflops", "hbm_gbs"})
+            doc.erase(h + k);
+        for (const char* k : kPlatformKeys)
             doc.erase(h + k);
         changed = true;
     }
@@ -116,8 +121,7 @@ void draw_scenario_hardware(App& app, View& view) {
     remember(view, "scenario:hardware:nic_gbps");
     if (edit_choice(app, "fabric", h + "fabric", config::hardware_choices("fabric"),
                     config::fabric_name(def.fabric), &view, "scenario:hardware:fabric")) {
-        // EFA's own keys and the hosts take the new fabric's defaults (a p5's AMD hosts on EFA)
-        for (const char* k : {"efa_transport", "nccl_tuner", "cpu"})
+        for (const char* k : kPlatformKeys) // a p5's AMD hosts on EFA
             doc.erase(h + k);
         changed = true;
     }
