@@ -90,34 +90,10 @@ const char* nccl_proto_name(NcclProto p) {
 namespace {
 
 // [SECTION] nearest spelling
-size_t edit_distance(const std::string& a, const std::string& b) {
-    std::vector<size_t> row(b.size() + 1);
-    for (size_t j = 0; j <= b.size(); ++j)
-        row[j] = j;
-    for (size_t i = 1; i <= a.size(); ++i) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= b.size(); ++j) {
-            size_t up = row[j];
-            bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
-                        std::tolower(static_cast<unsigned char>(b[j - 1]));
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (same ? 0 : 1)});
-            diag = up;
-        }
-    }
-    return row[b.size()];
-}
-
-// "; did you mean 'x'?" when a candidate is close enough to be a likely typo, else "".
+// "; did you mean 'x'?" when a name is close enough to be a slip (spellings.h's nearest_name), else "".
 std::string nearest(const std::string& got, const std::vector<std::string>& candidates) {
-    size_t best = SIZE_MAX;
-    const std::string* pick = nullptr;
-    for (const auto& c : candidates) {
-        size_t d = edit_distance(got, c);
-        if (d < best) best = d, pick = &c;
-    }
-    if (!pick || best > std::max<size_t>(2, pick->size() / 3)) return "";
-    return "; did you mean '" + *pick + "'?";
+    const std::string near = nearest_name(candidates, got);
+    return near.empty() ? "" : "; did you mean '" + near + "'?";
 }
 
 std::string join(const std::vector<std::string>& v) {
