@@ -129,15 +129,23 @@ double net_post_overhead_us(const HardwareConfig& hw) {
     return hw.cpu == config::CpuVendor::Amd ? 2.0 : 1.0;
 }
 
-// NVLS (NVLink SHARP) pipeline fill: the multimem reduction of the first chunk must finish in the switch
-// and come back before the pipeline is full; NCCL models it as a large fixed latency (25 us). Calibrated
-// on the 32 MiB-2 GiB rows of the one-process-per-GPU H100 all-reduce tables.
-constexpr double kNvlsLatencyUs = 54.0;
+// NVLS (NVLink SHARP) start-up: the kernel's multimem set-up and the group's first handshake, besides the
+// first chunk's fill (nvls_fill_us). NVLS-tree pays it for each of its two NVLS stages. Calibrated with
+// the rate below on the one-process-per-GPU single-node H100 all-reduce tables (aws_p5, xxrjun).
+constexpr double kNvlsLatencyUs = 24.0;
+
+// Every NVLS chunk ends with a handshake of the node's group (a head's multimem reduction waits for its
+// peers' flags, they wait for its result), a fixed cost per chunk, so the rate is the peak times
+// c / (c + kNvlsSyncBytes): ~2 us per chunk at one concurrent operation's share of the peak. The
+// single-node tables' errors stepped exactly where NCCL changes the chunk (64 KiB -> 128 KiB at 1 GiB with
+// NCCL's defaults, 64 KiB -> 512 KiB at 4 GiB under AWS's set-up), which a constant rate cannot follow:
+// 64 KiB chunks reach 256-261 GB/s of algorithm bandwidth, 128-512 KiB chunks 276-277.
+constexpr double kNvlsSyncBytes = 4608;
 
 // NVLS-tree splits a node's channels between the NVLS reduce/broadcast and the network tree, so its
-// in-node stage runs at this fraction of single-node NVLS (2 x 8 H100 over IB: busbw 468 where a node
-// alone reaches 480-495).
-constexpr double kNvlsTreeIntraFraction = 0.94;
+// in-node stages run at this fraction of single-node NVLS at the same chunk (2 x 8 H100 over IB, bitdeer:
+// busbw 468 with 128 KiB chunks, where a node alone reaches 480-495).
+constexpr double kNvlsTreeIntraFraction = 0.93;
 
 // Host time of one kernel launch (cudaLaunchKernel plus NCCL's enqueue work). One process per GPU
 // launches one; a single `-g 8` process launches eight in a row, so its loop cannot go faster than
@@ -179,7 +187,7 @@ constexpr double kAwsChunkBytes = 512.0 * 1024;
 // LL128's buffer is its own (not NCCL_BUFFSIZE); its network messages stay within this.
 constexpr double kLl128StepBytes = 512.0 * 1024;
 
-// NVLS's chunk (NCCL_NVLS_CHUNKSIZE's default): NVLS-tree sends its network data in these or smaller.
+// NVLS's chunk (NCCL_NVLS_CHUNKSIZE's default): NVLS and NVLS-tree move their data in these or smaller.
 constexpr double kNvlsChunkBytes = 128.0 * 1024;
 
 // Point-to-point (send/receive, hence all-to-all) uses LL up to this many bytes per peer, Simple above
@@ -192,13 +200,35 @@ constexpr double kP2pLlThresholdBytes = 16.0 * 1024;
 constexpr double kP2pNetChunkBytes = 128.0 * 1024;
 constexpr double kP2pChannelsPerPeer = 2; // NCCL_NCHANNELS_PER_NET_PEER's default
 
-// NVLS all-reduce bus bandwidth on g GPUs of one NVSwitch. With in-switch reduction each GPU sends its
-// buffer once (multimem reductions read it) and receives the result once, whatever g: the algorithm
-// bandwidth is the constant, nvls_gbs / 1.75 at the 8 GPUs the figure was measured on, and the bus
-// bandwidth (nccl-tests' 2(g-1)/g factor) scales with g. A ring's traffic per GPU is 2(g-1)/g of the
-// buffer, so its bus bandwidth is the constant instead.
-double nvls_busbw(const GpuSpec& gpu, uint32_t g) {
-    return gpu.nvls_gbs / 1.75 * (2.0 * (g - 1) / g);
+// NVLS all-reduce bus bandwidth on g GPUs of one NVSwitch, moving chunks of `chunk` bytes. With in-switch
+// reduction each GPU sends its buffer once (multimem reductions read it) and receives the result once,
+// whatever g: the algorithm bandwidth is the constant, nvls_gbs / 1.75 at the 8 GPUs the figure was
+// measured on, and the bus bandwidth (nccl-tests' 2(g-1)/g factor) scales with g. A ring's traffic per GPU
+// is 2(g-1)/g of the buffer, so its bus bandwidth is the constant instead.
+double nvls_busbw(const GpuSpec& gpu, uint32_t g, double chunk) {
+    return gpu.nvls_gbs * chunk / (chunk + kNvlsSyncBytes) / 1.75 * (2.0 * (g - 1) / g);
+}
+
+// NVLS's concurrent operations: each channel runs one per head, and every GPU of the node is a head.
+double nvls_ops(const HardwareConfig& hw, uint32_t channels) {
+    return double(std::max<uint32_t>(1, channels)) * std::max<uint32_t>(1, hw.gpus_per_node);
+}
+
+// NVLS's chunk (NCCL enqueue.cc): NCCL_NVLS_CHUNKSIZE (128 KiB; 512 KiB under AWS's EFA set-up), lowered
+// to 64, 32, 16 KiB while the collective would give each concurrent operation fewer than 64, 8, 2 chunks.
+double nvls_chunk_bytes(const HardwareConfig& hw, uint64_t bytes, uint32_t channels) {
+    double c = hw.fabric == Fabric::Efa ? kAwsChunkBytes : kNvlsChunkBytes;
+    const double ops = nvls_ops(hw, channels), b = double(bytes);
+    if (b < 64 * ops * c && c > 64 * 1024) c = 64 * 1024;
+    if (b < 8 * ops * c && c > 32 * 1024) c = 32 * 1024;
+    if (b < 2 * ops * c && c > 16 * 1024) c = 16 * 1024;
+    return c;
+}
+
+// The pipeline's fill: its first chunk moved at one concurrent operation's share of the algorithm
+// bandwidth `algbw_gbs` (every operation runs at the same pace, so a chunk takes ops x chunk / algbw).
+double nvls_fill_us(double chunk, double ops, double algbw_gbs) {
+    return chunk * ops / (algbw_gbs * 1e3);
 }
 
 uint32_t ceil_log2(uint32_t n) {
@@ -272,12 +302,13 @@ double busbw_factor(CollOp op, uint32_t n) {
 GpuSpec gpu_spec(GpuModel g) {
     // H100-SXM: 18 NVLink4 links, 450 GB/s per direction; NVIDIA quotes ~370 GB/s effective for rings
     // (nccl-tests#212), and forced-ring tables reach 358-368. NVLS all-reduce reaches 476-483 at 4+ GiB.
+    // NVLS's figure is its peak before the per-chunk handshake (nvls_busbw): 458-486 with NCCL's chunks.
     // A100-SXM4: 12 NVLink3 links, 300 GB/s per direction; single-node rings reach ~232.
     // H200-SXM: H100's NVLink4 and NVSwitch gen3, so H100's figures (no measured H200 table checks them).
     switch (g) {
     case GpuModel::H100Sxm:
     case GpuModel::H200Sxm:
-        return {358.0, 462.0, 350.0, 450.0};
+        return {358.0, 490.0, 350.0, 450.0};
     case GpuModel::A100Sxm40:
     case GpuModel::A100Sxm80:
         return {232.0, 0.0, 225.0, 300.0};
@@ -455,8 +486,12 @@ NcclChoice estimate(const HardwareConfig& hw, CollOp op, uint64_t bytes, NcclAlg
     case NcclAlgo::Nvls:
         // In-switch reduction on one node: each GPU sends its data once and reads the result once.
         if (!ar || !hw.nvls || m != 1 || proto != NcclProto::Simple) return c;
-        c.intra_busbw_gbs = c.busbw_gbs = nvls_busbw(gpu, g);
-        c.latency_us = kKernelBaseUs + kNvlsLatencyUs;
+        {
+            const double chunk = nvls_chunk_bytes(hw, bytes, c.channels);
+            c.intra_busbw_gbs = c.busbw_gbs = nvls_busbw(gpu, g, chunk);
+            c.latency_us = kKernelBaseUs + kNvlsLatencyUs +
+                           nvls_fill_us(chunk, nvls_ops(hw, c.channels), c.busbw_gbs / busbw_factor(op, n));
+        }
         break;
     case NcclAlgo::Tree:
     case NcclAlgo::NvlsTree:
@@ -469,8 +504,13 @@ NcclChoice estimate(const HardwareConfig& hw, CollOp op, uint64_t bytes, NcclAlg
         if (algo == NcclAlgo::CollNet && !hw.collnet) return c;
         if (nvls && proto != NcclProto::Simple) return c;
         if (algo == NcclAlgo::CollNet && proto != NcclProto::Simple) return c;
-        c.intra_busbw_gbs =
-            g > 1 ? (nvls ? nvls_busbw(gpu, g) * kNvlsTreeIntraFraction : gpu.nvlink_ring_gbs * eff) : 0;
+        // NVLS-tree's in-node chunk is its network chunk (nvls_tree_chunk_bytes); CollNet's NVLS stage
+        // runs NVLS's own.
+        const double nvls_chunk = algo == NcclAlgo::NvlsTree ? nvls_tree_chunk_bytes(hw, bytes, c.channels)
+                                                             : nvls_chunk_bytes(hw, bytes, c.channels);
+        c.intra_busbw_gbs = g > 1 ? (nvls ? nvls_busbw(gpu, g, nvls_chunk) * kNvlsTreeIntraFraction
+                                          : gpu.nvlink_ring_gbs * eff)
+                                  : 0;
         // Across nodes each GPU all-reduces its 1/g share. NCCL's trees are double binary trees (half
         // the data on each): every node is a leaf in one and, beyond two nodes, an inner node with two
         // children in the other, which receives both children's halves and sends two halves down, so
@@ -487,13 +527,19 @@ NcclChoice estimate(const HardwareConfig& hw, CollOp op, uint64_t bytes, NcclAlg
         double t_intra = g > 1 ? intra_bytes / c.intra_busbw_gbs : 0;
         double t_inter = cross / g / nic;
         c.busbw_gbs = busbw_factor(op, n) / std::max(t_intra, t_inter);
-        double intra_lat = g > 1 ? (nvls ? kNvlsLatencyUs : 2.0 * (g - 1) * nvl_step) : 0;
+        // An NVLS stage costs what single-node NVLS's does: its start-up and one chunk's fill at an
+        // operation's share of the collective's rate.
+        const double nvls_stage_us = nvls
+                                         ? kNvlsLatencyUs + nvls_fill_us(nvls_chunk, nvls_ops(hw, c.channels),
+                                                                         c.busbw_gbs / busbw_factor(op, n))
+                                         : 0;
+        double intra_lat = g > 1 ? (nvls ? nvls_stage_us : 2.0 * (g - 1) * nvl_step) : 0;
         uint32_t net_steps = algo == NcclAlgo::CollNet ? 2 : 2 * ceil_log2(m);
         c.latency_us = kKernelBaseUs + intra_lat + net_steps * net_step;
         // NVLS-tree's in-node reduce (to the node's heads) and broadcast (from them) are separate stages
-        // with the network tree between, so it pays the NVLS fill twice (the 2 x 8 H100 table, bitdeer:
-        // 190 us above its bandwidth at 256 MiB-2 GiB, agrees).
-        if (algo == NcclAlgo::NvlsTree) c.latency_us += kNvlsLatencyUs;
+        // with the network tree between, so it pays an NVLS stage twice (the 2-node tables agree: bitdeer's
+        // on InfiniBand, and p5's on EFA, whose 512 KiB chunks make a stage's fill four times longer).
+        if (algo == NcclAlgo::NvlsTree) c.latency_us += nvls_stage_us;
         // A tree is a pipeline as deep as its hops, and a hop forwards a chunk only once all of it has
         // arrived, so filling it costs one chunk's transfer per hop besides the step latencies (NCCL's
         // tuner says as much: its network tree latency "is the latency of a 256kB chunk"). Across the

@@ -38,7 +38,7 @@ double busbw_factor(CollOp op, uint32_t ranks);
 // The figures of one GPU generation (gpu_spec()).
 struct GpuSpec {
     double nvlink_ring_gbs; // bus bandwidth a ring (Simple) sustains over NVLink + NVSwitch
-    double nvls_gbs;        // all-reduce bus bandwidth with NVLink SHARP (in-switch reduction); 0 = none
+    double nvls_gbs;        // peak all-reduce bus bandwidth with NVLink SHARP on 8 GPUs; 0 = none
     double alltoall_gbs;    // all-to-all bus bandwidth over NVLink (point-to-point, many peers at once)
     double nvlink_gbs;      // NVLink line rate per GPU and direction (the datasheet's; what is bought)
 };

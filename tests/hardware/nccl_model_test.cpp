@@ -374,16 +374,45 @@ TEST_CASE("nccl model: a forced protocol that cannot run falls back to the tuner
 
 TEST_CASE("nccl model: NVLS keeps its algorithm bandwidth on fewer GPUs", "[hardware]") {
     // In-switch reduction moves each GPU's buffer once in and once out whatever the GPU count, so the
-    // algorithm bandwidth stays 462 / 1.75 = 264 GB/s; nccl-tests' bus bandwidth is 2(g-1)/g of it:
-    // 462 on 8 GPUs, 396 on 4. A ring's bus bandwidth (358) does not depend on g.
+    // algorithm bandwidth stays the same; nccl-tests' bus bandwidth is 2(g-1)/g of it. 1 GiB runs NVLS's
+    // full 128 KiB chunks on 8 GPUs (it holds 64 per operation of 16 channels x 8 heads) and on 4: the
+    // peak 490 x 128 / (128 + 4.5) = 473.4 on 8, 473.4 / 1.75 x 1.5 = 405.7 on 4. A ring's bus bandwidth
+    // (358) does not depend on g.
     auto hw = hgx_h100();
-    CHECK(choose(hw, CollOp::AllReduce, 1ull << 30).busbw_gbs == Approx(462.0));
+    const double full = 490.0 * 131072 / (131072 + 4608);
+    CHECK(choose(hw, CollOp::AllReduce, 1ull << 30).busbw_gbs == Approx(full));
+    CHECK(full == Approx(473.4).epsilon(0.001));
     hw.gpus_per_node = 4;
     hw.nics_per_node = 4;
     NcclChoice c = choose(hw, CollOp::AllReduce, 1ull << 30);
     CHECK(c.algo == NcclAlgo::Nvls);
-    CHECK(c.busbw_gbs == Approx(462.0 / 1.75 * 1.5));
+    CHECK(c.busbw_gbs == Approx(full / 1.75 * 1.5));
     CHECK(choose(hw, CollOp::AllReduce, 1ull << 30, NcclAlgo::Ring).busbw_gbs == Approx(358.0));
+}
+
+TEST_CASE("nccl model: NVLS's rate and fill follow NCCL's chunk", "[hardware]") {
+    // One node of 8 H100: NVLS runs 16 channels x 8 heads = 128 concurrent operations. NCCL's chunk is
+    // NCCL_NVLS_CHUNKSIZE (128 KiB, 512 KiB under AWS's set-up) unless the collective gives each
+    // operation fewer than 64 chunks, then 64 KiB. Each chunk costs the group's handshake (4.5 KiB at the
+    // peak rate), and the pipeline fills with one chunk at an operation's share: latency = kernel 10 +
+    // start-up 24 + chunk x 128 / algbw. The single-node tables change pace exactly there (xxrjun between
+    // 512 MiB and 1 GiB, aws_p5 between 2 and 4 GiB).
+    auto hw = hgx_h100();
+    auto rate = [](double chunk) { return 490.0 * chunk / (chunk + 4608); }; // busbw on 8 GPUs
+    auto latency = [&](double chunk) { return 10 + 24 + chunk * 128 / (rate(chunk) / 1.75 * 1e3); };
+    NcclChoice c = estimate(hw, CollOp::AllReduce, 512ull << 20, NcclAlgo::Nvls, NcclProto::Simple);
+    CHECK(c.busbw_gbs == Approx(rate(65536))); // 457.8: 512 MiB holds 32 x 128 KiB per operation
+    CHECK(c.latency_us == Approx(latency(65536)));
+    CHECK(c.latency_us == Approx(66.1).epsilon(0.001));
+    c = estimate(hw, CollOp::AllReduce, 1ull << 30, NcclAlgo::Nvls, NcclProto::Simple);
+    CHECK(c.busbw_gbs == Approx(rate(131072)));
+    CHECK(c.latency_us == Approx(latency(131072))); // 96.0
+    hw.fabric = config::Fabric::Efa;                // AWS's 512 KiB from 4 GiB (64 x 128 x 512 KiB) up
+    c = estimate(hw, CollOp::AllReduce, 4ull << 30, NcclAlgo::Nvls, NcclProto::Simple);
+    CHECK(c.busbw_gbs == Approx(rate(524288))); // 485.7
+    CHECK(c.latency_us == Approx(latency(524288)));
+    c = estimate(hw, CollOp::AllReduce, 2ull << 30, NcclAlgo::Nvls, NcclProto::Simple);
+    CHECK(c.busbw_gbs == Approx(rate(65536)));
 }
 
 TEST_CASE("nccl model: a tree's in-node chain moves every byte up and down", "[hardware]") {
@@ -522,19 +551,24 @@ TEST_CASE("nccl model: across TCPXO only Simple runs", "[hardware]") {
 }
 
 TEST_CASE("nccl model: NVLS-tree pays the NVLS fill twice and a chunk per network hop", "[hardware]") {
-    // 2 x 8 H100, 8 x 400 Gb/s IB: 1 GiB uses 16 channels and 128 KiB chunks. Latency = kernel 10 +
-    // NVLS fill 54 on the way in and again on the way out + 2 network hops, each NCCL's 14 us step plus
-    // one chunk at a channel's share of the node's NICs (8 x 48.9 / 16 = 24.45 GB/s, times the
-    // per-message factor of 128 KiB chunks). The measured 2 x 8 table (bitdeer) sits ~190 us above its
-    // bandwidth at 256 MiB-2 GiB; this gives 10 + 108 + 2 x (14 + 5.6) = 157 us.
+    // 2 x 8 H100, 8 x 400 Gb/s IB: 1 GiB uses 16 channels and 128 KiB chunks. The in-node stages run at
+    // 0.93 of NVLS at that chunk: 473.4 x 0.93 = 440.2, an algorithm bandwidth of 440.2 / 1.75 = 251.6
+    // (the NICs, 8 x 48.9 per node, are not the bound). Latency = kernel 10 + two NVLS stages (in and
+    // out), each NVLS's start-up 24 plus one chunk at an operation's share (128 KiB x 128 / 251.6 GB/s =
+    // 66.7 us) + 2 network hops, each NCCL's 14 us step plus one chunk at a channel's share of the node's
+    // NICs (8 x 48.9 / 16 = 24.45 GB/s, times the per-message factor of 128 KiB chunks):
+    // 10 + 2 x 90.7 + 2 x (14 + 5.6) = 230.6 us.
     config::HardwareConfig hw;
     hw.nodes = 2;
     hw.fabric = config::Fabric::Infiniband;
     NcclChoice c = estimate(hw, CollOp::AllReduce, 1ull << 30, NcclAlgo::NvlsTree, NcclProto::Simple);
     REQUIRE(c.channels == 16);
+    const double algbw = 490.0 * 131072 / (131072 + 4608) * 0.93 / 1.75;
+    CHECK(c.busbw_gbs == Approx(algbw * 1.875));
+    const double stage_us = 24 + 131072.0 * 128 / (algbw * 1e3);
     const double chunk_us = 128.0 * 1024 / (8 * 48.9 / 16 * c.net_msg_factor * 1e3);
-    CHECK(c.latency_us == Approx(10 + 2 * 54.0 + 2 * (14 + chunk_us)));
-    CHECK(c.latency_us == Approx(157).epsilon(0.01));
+    CHECK(c.latency_us == Approx(10 + 2 * stage_us + 2 * (14 + chunk_us)));
+    CHECK(c.latency_us == Approx(230.6).epsilon(0.001));
 }
 
 TEST_CASE("nccl model: filling a tree costs one chunk per hop", "[hardware]") {

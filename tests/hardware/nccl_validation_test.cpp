@@ -115,15 +115,15 @@ TEST_CASE("nccl validation: per-table geomean errors against measured nccl-tests
 const Bound kBeyond[] = {
     {"a3bootcamp-a3mega_h100_2node_all_gather", 0.135, 0},           // 13.0 % / - %
     {"awsdlami-p4d_a100_2node_all_reduce", 0.050, 0.120},            // 4.7 % / 11.9 %
-    {"awsome-pcluster-obs-p5_h100_2node_all_reduce", 0.075, 0.265},  // 7.3 % / 26.2 %
+    {"awsome-pcluster-obs-p5_h100_2node_all_reduce", 0.040, 0.265},  // 3.8 % / 26.2 %
     {"crazyguitar_h100_16node_all_gather", 0.050, 0},                // 4.6 % / - %
-    {"crazyguitar_h100_16node_all_reduce", 0.140, 0},                // 13.5 % / - %
+    {"crazyguitar_h100_16node_all_reduce", 0.130, 0},                // 12.9 % / - %
     {"crazyguitar_h100_16node_all_to_all", 0.045, 0},                // 4.4 % / - %
     {"crazyguitar_h100_2node_all_gather", 0.060, 0},                 // 5.9 % / - %
-    {"crazyguitar_h100_2node_all_reduce", 0.065, 0},                 // 6.2 % / - %
+    {"crazyguitar_h100_2node_all_reduce", 0.025, 0},                 // 2.1 % / - %
     {"crazyguitar_h100_2node_all_to_all", 0.040, 0},                 // 3.8 % / - %
     {"crazyguitar_h100_32node_all_gather", 0.050, 0},                // 4.5 % / - %
-    {"crazyguitar_h100_32node_all_reduce", 0.190, 0},                // 18.6 % / - %
+    {"crazyguitar_h100_32node_all_reduce", 0.170, 0},                // 16.5 % / - %
     {"crazyguitar_h100_32node_all_to_all", 0.105, 0},                // 10.4 % / - %
     {"crazyguitar_h100_4node_all_gather", 0.030, 0},                 // 2.8 % / - %
     {"crazyguitar_h100_4node_all_reduce", 0.070, 0},                 // 6.6 % / - %
@@ -134,22 +134,22 @@ const Bound kBeyond[] = {
     {"deepops-netop-ring_a100_2node_all_reduce", 0.085, 0.195},      // 8.2 % / 19.0 %
     {"deepops-slurmperf_a100_4node_all_reduce", 0.070, 0},           // 6.9 % / - %
     {"dstack-a3mega_h100_2node_all_gather", 0.100, 0},               // 9.6 % / - %
-    {"dstack-nebius_h100_2node_all_reduce", 0.040, 0.090},           // 3.9 % / 8.5 %
+    {"dstack-nebius_h100_2node_all_reduce", 0.020, 0.090},           // 1.9 % / 8.5 %
     {"gcp-a3mega-ztan_h100_2node_all_reduce", 0.160, 0.060},         // 15.7 % / 5.5 %
-    {"keitaw-p5-run1_h100_2node_all_reduce", 0.075, 0.225},          // 7.3 % / 22.3 %
-    {"keitaw-tuner_h100_2node_all_reduce", 0.070, 0.260},            // 6.9 % / 25.5 %
-    {"keitaw-v2203log_h100_2node_all_reduce", 0.075, 0.215},         // 7.2 % / 21.2 %
-    {"nccltests309-dellxe9680_h100_2node_all_reduce", 0.020, 0.075}, // 1.7 % / 7.0 %
-    {"nccltests309-gjaion_h100_2node_all_reduce", 0.040, 0},         // 3.9 % / - %
+    {"keitaw-p5-run1_h100_2node_all_reduce", 0.045, 0.225},          // 4.1 % / 22.3 %
+    {"keitaw-tuner_h100_2node_all_reduce", 0.040, 0.260},            // 3.8 % / 25.5 %
+    {"keitaw-v2203log_h100_2node_all_reduce", 0.045, 0.215},         // 4.0 % / 21.2 %
+    {"nccltests309-dellxe9680_h100_2node_all_reduce", 0.010, 0.075}, // 0.8 % / 7.0 %
+    {"nccltests309-gjaion_h100_2node_all_reduce", 0.015, 0},         // 1.2 % / - %
     {"nccltests309-gjaion_h100_4node_all_reduce", 0.165, 0},         // 16.0 % / - %
-    {"nccltests309-gjaion_h100_8node_all_reduce", 0.095, 0},         // 9.1 % / - %
+    {"nccltests309-gjaion_h100_8node_all_reduce", 0.095, 0},         // 9.0 % / - %
     {"msft-superbench_a100_1node_all_gather", 0.125, 0.020},         // 12.0 % / 1.8 %
     {"msft-superbench_a100_1node_all_reduce", 0.040, 0.020},         // 3.8 % / 1.8 %
     {"msft-superbench_a100_1node_all_to_all", 0.025, 0.345},         // 2.3 % / 34.4 %
     {"msft-superbench_a100_1node_reduce_scatter", 0.045, 0.015},     // 4.3 % / 1.2 %
     {"nccltests309-vmware_h100_4node_all_reduce", 0.045, 0.125},     // 4.4 % / 12.4 %
-    {"ocijp-bmh100_h100_2node_all_reduce", 0.005, 0},                // 0.2 % / - %
-    {"ocioke_a100_2node_all_reduce", 0.180, 0.085},                  // 18.0 % / 8.4 % (AMD hosts)
+    {"ocijp-bmh100_h100_2node_all_reduce", 0.010, 0},                // 0.6 % / - %
+    {"ocioke_a100_2node_all_reduce", 0.185, 0.085},                  // 18.0 % / 8.4 % (AMD hosts)
     {"vpbench_h100_4node_all_gather", 0.170, 0.195},                 // 16.6 % / 19.0 %
     {"vpbench_h100_4node_all_reduce", 0.065, 0.105},                 // 6.1 % / 10.1 %
     {"xxrjun_c00_N2_G2_cnode4-005_cnode4-007_all_to_all", 0.235, 0}, // 23.2 % / - %
@@ -168,7 +168,7 @@ const Bound kBeyond[] = {
     {"xxrjun_ex01_N10_G4_all_to_all", 0.020, 0},                     // 1.9 % / - %
     {"xxrjun_ex01_N10_G4_reduce_scatter", 0.025, 0},                 // 2.1 % / - %
     {"xxrjun_ex01_N10_G8_all_gather", 0.210, 0},                     // 20.5 % / - %
-    {"xxrjun_ex01_N10_G8_all_reduce", 0.105, 0},                     // 10.2 % / - %
+    {"xxrjun_ex01_N10_G8_all_reduce", 0.100, 0},                     // 9.7 % / - %
     {"xxrjun_ex01_N10_G8_all_to_all", 0.015, 0},                     // 1.2 % / - %
     {"xxrjun_ex01_N10_G8_reduce_scatter", 0.205, 0},                 // 20.0 % / - %
 };
@@ -211,7 +211,7 @@ TEST_CASE(
     // line rate where InfiniBand's figure is 0.978 (docs/validation.md, "Calibrated on a sibling table"):
     // fitted on the 10 x 8 all-reduce's ring rows (0.812), its all-gather and reduce-scatter go from 20.5 /
     // 20.0 % to 7.0 / 4.9 % and its all-to-all keeps 1.2 % (point-to-point keeps the fabric's figure);
-    // fitted on one cluster's 4-node all-reduce (0.821), its 8-node one goes from 9.1 to 4.0 %. Bounds:
+    // fitted on one cluster's 4-node all-reduce (0.821), its 8-node one goes from 9.0 to 4.5 %. Bounds:
     // today's, rounded up to the next half percent. (The EFA and TCPXO groups there do not carry, and are
     // not asserted.)
     struct Carry {
@@ -225,9 +225,9 @@ TEST_CASE(
         {"xxrjun_ex01_N10_G8_all_reduce", 0.812, "xxrjun_ex01_N10_G8_reduce_scatter", 0.050},
         {"xxrjun_ex01_N10_G8_all_reduce", 0.812, "xxrjun_ex01_N10_G8_all_to_all", 0.015},
         {"nccltests309-gjaion_h100_4node_all_reduce", 0.821, "nccltests309-gjaion_h100_8node_all_reduce",
-         0.040},
+         0.050},
         {"nccltests309-gjaion_h100_4node_all_reduce", 0.821, "nccltests309-gjaion_h100_2node_all_reduce",
-         0.035},
+         0.015},
     };
     const std::string dir = "nccl_beyond/";
     auto systems = nlohmann::json::parse(test::read_data(dir + "systems.json"));

@@ -100,10 +100,11 @@ TEST_CASE("measured fit: refused where the fraction cannot be read", "[session]"
     CHECK(r3.status().message().find(
               "small.log: 0 of its rows run as rings spending most of their time moving bytes") !=
           std::string::npos);
-    // Two nodes' all-reduce runs NVLS-tree at every large size: a 2-node tree can carry up to twice the
-    // NICs' rate, so its rows do not tell the NICs from NVLink SHARP, and the fit asks for rings.
+    // Two nodes' all-reduce runs NVLS-tree from 128 MiB up: a 2-node tree can carry up to twice the NICs'
+    // rate, so its rows do not tell the NICs from NVLink SHARP, and the fit asks for rings.
     CollectivePerfRequest pair = four_nodes(hardware::CollOp::AllReduce);
     pair.hardware.nodes = 2;
+    pair.sizes = {256ull << 20, 1ull << 30, 4ull << 30};
     auto r4 = fit_net_efficiency(pair, table_at(pair, 0.8), "pair.log");
     REQUIRE_FALSE(r4.is_ok());
     CHECK(r4.status().message().find("pair.log: 0 of its rows run as rings") != std::string::npos);
