@@ -52,6 +52,18 @@ public:
 
 std::vector<std::pair<std::string, std::string>> g_pending_traces;
 
+// A Hardware-tab file or link the tab refused: its reason stays in the status line until an action of the
+// same kind succeeds, when it no longer describes the tab (unless something else has spoken since).
+std::string g_hardware_refusal;
+void hardware_refused(const Status& st) {
+    g_hardware_refusal = st.message();
+    app().set_message(g_hardware_refusal);
+}
+void hardware_accepted() {
+    if (!g_hardware_refusal.empty() && app().message() == g_hardware_refusal) app().set_message("");
+    g_hardware_refusal.clear();
+}
+
 // Joins the validation problems and the latest message, one per line.
 std::string problems_text() {
     std::string out = app().validation().message();
@@ -118,9 +130,10 @@ EMSCRIPTEN_KEEPALIVE int astro_perf_load_link(const char* link) {
     auto& v = astrolabe::wasm::view();
     astrolabe::Status st = v.hardware.load_link(link);
     if (!st.is_ok()) {
-        app().set_message(st.message());
+        astrolabe::wasm::hardware_refused(st);
         return 2;
     }
+    astrolabe::wasm::hardware_accepted();
     v.select_tab = "Hardware";
     return 0;
 }
@@ -130,9 +143,10 @@ EMSCRIPTEN_KEEPALIVE int astro_perf_measured(const char* text, const char* name)
     auto& v = astrolabe::wasm::view();
     astrolabe::Status st = v.hardware.load_measured(text, name);
     if (!st.is_ok()) {
-        app().set_message(st.message());
+        astrolabe::wasm::hardware_refused(st);
         return 2;
     }
+    astrolabe::wasm::hardware_accepted();
     v.select_tab = "Hardware";
     return 0;
 }
