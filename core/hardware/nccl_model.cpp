@@ -214,10 +214,16 @@ double nvls_ops(const HardwareConfig& hw, uint32_t channels) {
     return double(std::max<uint32_t>(1, channels)) * std::max<uint32_t>(1, hw.gpus_per_node);
 }
 
-// NVLS's chunk (NCCL enqueue.cc): NCCL_NVLS_CHUNKSIZE (128 KiB; 512 KiB under AWS's EFA set-up), lowered
-// to 64, 32, 16 KiB while the collective would give each concurrent operation fewer than 64, 8, 2 chunks.
+// NCCL_NVLS_CHUNKSIZE as this system runs it: NCCL's 128 KiB, 512 KiB under AWS's EFA set-up. NVLS and
+// NVLS-tree start from it.
+double nvls_max_chunk_bytes(const HardwareConfig& hw) {
+    return hw.fabric == Fabric::Efa ? kAwsChunkBytes : kNvlsChunkBytes;
+}
+
+// NVLS's chunk (NCCL enqueue.cc): NCCL_NVLS_CHUNKSIZE (nvls_max_chunk_bytes), lowered to 64, 32, 16 KiB
+// while the collective would give each concurrent operation fewer than 64, 8, 2 chunks.
 double nvls_chunk_bytes(const HardwareConfig& hw, uint64_t bytes, uint32_t channels) {
-    double c = hw.fabric == Fabric::Efa ? kAwsChunkBytes : kNvlsChunkBytes;
+    double c = nvls_max_chunk_bytes(hw);
     const double ops = nvls_ops(hw, channels), b = double(bytes);
     if (b < 64 * ops * c && c > 64 * 1024) c = 64 * 1024;
     if (b < 8 * ops * c && c > 32 * 1024) c = 32 * 1024;
@@ -227,8 +233,8 @@ double nvls_chunk_bytes(const HardwareConfig& hw, uint64_t bytes, uint32_t chann
 
 // The pipeline's fill: its first chunk moved at one concurrent operation's share of the algorithm
 // bandwidth `algbw_gbs` (every operation runs at the same pace, so a chunk takes ops x chunk / algbw).
-double nvls_fill_us(double chunk, double ops, double algbw_gbs) {
-    return chunk * ops / (algbw_gbs * 1e3);
+double nvls_fill_us(const HardwareConfig& hw, double chunk, uint32_t channels, double algbw_gbs) {
+    return chunk * nvls_ops(hw, channels) / (algbw_gbs * 1e3);
 }
 
 uint32_t ceil_log2(uint32_t n) {
@@ -371,11 +377,9 @@ double tree_chunk_bytes(double bytes_per_channel, uint32_t depth, double step) {
 // 4, 1 chunks (down to 256, 128, 64, 32 KiB). AWS's EFA set-up raises both sizes to 512 KiB (the
 // aws-ofi-nccl plugin sets NCCL_NVLS_CHUNKSIZE and NCCL_NVLSTREE_MAX_CHUNKSIZE on p4/p5).
 double nvls_tree_chunk_bytes(const HardwareConfig& hw, uint64_t bytes, uint32_t channels) {
-    const bool efa = hw.fabric == Fabric::Efa;
-    double c = efa ? kAwsChunkBytes : kNvlsChunkBytes;
-    if (hw.nodes >= 4 && !efa) c = std::min(c, 64.0 * 1024);
-    const double ops = double(std::max<uint32_t>(1, channels)) * std::max<uint32_t>(1, hw.gpus_per_node);
-    const double b = double(bytes);
+    double c = nvls_max_chunk_bytes(hw);
+    if (hw.nodes >= 4 && hw.fabric != Fabric::Efa) c = std::min(c, 64.0 * 1024);
+    const double ops = nvls_ops(hw, channels), b = double(bytes);
     if (b < 32 * ops * c && c > 256 * 1024) c = 256 * 1024;
     if (b < 16 * ops * c && c > 128 * 1024) c = 128 * 1024;
     if (b < 4 * ops * c && c > 64 * 1024) c = 64 * 1024;
@@ -490,7 +494,7 @@ NcclChoice estimate(const HardwareConfig& hw, CollOp op, uint64_t bytes, NcclAlg
             const double chunk = nvls_chunk_bytes(hw, bytes, c.channels);
             c.intra_busbw_gbs = c.busbw_gbs = nvls_busbw(gpu, g, chunk);
             c.latency_us = kKernelBaseUs + kNvlsLatencyUs +
-                           nvls_fill_us(chunk, nvls_ops(hw, c.channels), c.busbw_gbs / busbw_factor(op, n));
+                           nvls_fill_us(hw, chunk, c.channels, c.busbw_gbs / busbw_factor(op, n));
         }
         break;
     case NcclAlgo::Tree:
@@ -506,8 +510,9 @@ NcclChoice estimate(const HardwareConfig& hw, CollOp op, uint64_t bytes, NcclAlg
         if (algo == NcclAlgo::CollNet && proto != NcclProto::Simple) return c;
         // NVLS-tree's in-node chunk is its network chunk (nvls_tree_chunk_bytes); CollNet's NVLS stage
         // runs NVLS's own.
-        const double nvls_chunk = algo == NcclAlgo::NvlsTree ? nvls_tree_chunk_bytes(hw, bytes, c.channels)
-                                                             : nvls_chunk_bytes(hw, bytes, c.channels);
+        const double nvls_chunk = !nvls                        ? 0
+                                  : algo == NcclAlgo::NvlsTree ? nvls_tree_chunk_bytes(hw, bytes, c.channels)
+                                                               : nvls_chunk_bytes(hw, bytes, c.channels);
         c.intra_busbw_gbs = g > 1 ? (nvls ? nvls_busbw(gpu, g, nvls_chunk) * kNvlsTreeIntraFraction
                                           : gpu.nvlink_ring_gbs * eff)
                                   : 0;
@@ -529,10 +534,9 @@ NcclChoice estimate(const HardwareConfig& hw, CollOp op, uint64_t bytes, NcclAlg
         c.busbw_gbs = busbw_factor(op, n) / std::max(t_intra, t_inter);
         // An NVLS stage costs what single-node NVLS's does: its start-up and one chunk's fill at an
         // operation's share of the collective's rate.
-        const double nvls_stage_us = nvls
-                                         ? kNvlsLatencyUs + nvls_fill_us(nvls_chunk, nvls_ops(hw, c.channels),
-                                                                         c.busbw_gbs / busbw_factor(op, n))
-                                         : 0;
+        const double nvls_stage_us = nvls ? kNvlsLatencyUs + nvls_fill_us(hw, nvls_chunk, c.channels,
+                                                                          c.busbw_gbs / busbw_factor(op, n))
+                                          : 0;
         double intra_lat = g > 1 ? (nvls ? nvls_stage_us : 2.0 * (g - 1) * nvl_step) : 0;
         uint32_t net_steps = algo == NcclAlgo::CollNet ? 2 : 2 * ceil_log2(m);
         c.latency_us = kKernelBaseUs + intra_lat + net_steps * net_step;
