@@ -434,6 +434,11 @@ NcclChoice estimate(const HardwareConfig& hw, CollOp op, uint64_t bytes, NcclAlg
             const double p2p_chunk = hw.fabric == Fabric::Efa ? kAwsChunkBytes : kP2pNetChunkBytes;
             msg = std::max(1.0, std::min(p2p_chunk, double(bytes) / n / kP2pChannelsPerPeer));
         }
+        if (op == CollOp::AllToAll && proto == NcclProto::LL) {
+            // An LL send (at most NCCL_P2P_LL_THRESHOLD per peer) fits one LL step: each peer's data
+            // crosses as one message of 16-byte lines, twice its bytes.
+            msg = std::max(1.0, std::min(64.0 * 1024, 2 * double(bytes) / n));
+        }
         c.net_msg_factor = net_msg_factor(hw, msg);
     }
     // Across nodes: the GPU's share of the NICs, at the protocol's efficiency and the per-message
@@ -450,9 +455,11 @@ NcclChoice estimate(const HardwareConfig& hw, CollOp op, uint64_t bytes, NcclAlg
     // kernel could poll, so Google's NCCL profile for it (nccl-env-profile.sh) runs Simple only.
     if (m > 1 && hw.fabric == Fabric::Tcpxo && proto != NcclProto::Simple) return c;
     // All-to-all is NCCL's grouped send/receive, whose protocol is fixed by the bytes per peer: LL up to
-    // NCCL_P2P_LL_THRESHOLD (16 KiB), Simple above; point-to-point never runs LL128.
+    // NCCL_P2P_LL_THRESHOLD (16 KiB), Simple above; point-to-point never runs LL128. Across TCPXO it is
+    // Simple at every size: LL needs lines a kernel can poll, which TCPXO does not write (above).
     if (op == CollOp::AllToAll && hw.proto == NcclProto::Auto) { // a forced nccl_proto is honoured
-        const bool ll = double(bytes) / n <= kP2pLlThresholdBytes;
+        const bool ll_allowed = !(m > 1 && hw.fabric == Fabric::Tcpxo);
+        const bool ll = ll_allowed && double(bytes) / n <= kP2pLlThresholdBytes;
         if (proto != (ll ? NcclProto::LL : NcclProto::Simple)) return c;
     }
     switch (algo) {

@@ -355,6 +355,46 @@ TEST_CASE("nccl model: all-to-all runs point-to-point protocols", "[hardware]") 
     CHECK(choose(hw, CollOp::AllToAll, 32 << 20).proto == NcclProto::Simple);
 }
 
+TEST_CASE("nccl model: all-to-all across TCPXO runs Simple at every size", "[hardware]") {
+    // TCPXO carries Simple only (LL needs lines a kernel can poll), so point-to-point's LL sizes (up to
+    // 16 KiB per peer) run Simple there too; before, no protocol was left for them and the engine was
+    // handed a zero rate. 2 x 8 H100 (A3 Mega: 8 x 200 Gb/s): 1 KiB, 128 KiB and 32 MiB all run ring/Simple,
+    // and the time does not fall as the size grows.
+    config::HardwareConfig hw = hgx_h100();
+    hw.nodes = 2;
+    hw.nic_gbps = 200;
+    hw.fabric = config::Fabric::Tcpxo;
+    double previous = 0;
+    for (uint64_t bytes : {1ull << 10, 128ull << 10, 32ull << 20}) {
+        const NcclChoice c = choose(hw, CollOp::AllToAll, bytes);
+        CHECK(c.algo == NcclAlgo::Ring);
+        CHECK(c.proto == NcclProto::Simple);
+        CHECK(c.predicted_us > previous);
+        previous = c.predicted_us;
+    }
+    // On InfiniBand the same 1 KiB is LL.
+    hw.fabric = config::Fabric::Infiniband;
+    CHECK(choose(hw, CollOp::AllToAll, 1ull << 10).proto == NcclProto::LL);
+}
+
+TEST_CASE("nccl model: an LL all-to-all crosses the network as one message per peer", "[hardware]") {
+    // An LL send of at most 16 KiB per peer fits one LL step, so each peer's data crosses as one message
+    // of 16-byte lines, twice its bytes: 8 x 8 H100 on EFA (p5), 1 MiB over 64 ranks is 16 KiB per peer,
+    // a 32 KiB message (a ring's slice over the LL channels would be 8 KiB, and EFA's 2.5 us per message
+    // then made the 1 MiB LL row slower than the 2 MiB Simple one).
+    config::HardwareConfig hw = hgx_h100();
+    hw.nodes = 8;
+    hw.nics_per_node = 32;
+    hw.nic_gbps = 100;
+    hw.fabric = config::Fabric::Efa;
+    const NcclChoice ll = choose(hw, CollOp::AllToAll, 1ull << 20);
+    CHECK(ll.proto == NcclProto::LL);
+    CHECK(ll.net_msg_factor == Approx(net_msg_factor(hw, 32.0 * 1024)));
+    const NcclChoice simple = choose(hw, CollOp::AllToAll, 2ull << 20);
+    CHECK(simple.proto == NcclProto::Simple);
+    CHECK(ll.predicted_us < simple.predicted_us);
+}
+
 TEST_CASE("nccl model: a forced protocol that cannot run falls back to the tuner's choice", "[hardware]") {
     // LL128 needs in-order 128-byte writes, which EFA gives only with RDMA writes: with nccl_proto LL128
     // on two EFA nodes using send/receive (p4d) the collective still runs (with a valid protocol and a
