@@ -179,8 +179,20 @@ Result<CollectivePerfRow> run_collective_perf_row(const CollectivePerfRequest& r
         if (!t) return t.status();
         per_iteration = t.value();
     } else {
-        row.choice = hardware::choose(hw, req.op, bytes, req.algo);
-        hardware::MappedCollective m = hardware::map_collective(hw, req.op, bytes, row.choice);
+        // The engine's all-to-all sends each peer a whole number of bytes (size / ranks), so the model's
+        // rate is taken at that size too; one without a byte per peer (a row of count 0, asked for without
+        // -d) still exchanges with every peer and is timed as one byte each, not as empty messages.
+        const uint64_t timed =
+            req.op == hardware::CollOp::AllToAll ? std::max<uint64_t>(1, bytes / n) * n : bytes;
+        row.choice = hardware::choose(hw, req.op, timed, req.algo);
+        // ring/Simple runs on every system of two or more GPUs, so the tuner always has a choice; should a
+        // change break that, say so here rather than let a zero rate reach the engine.
+        if (row.choice.predicted_us < 0)
+            return Status::error("collective-perf: no NCCL algorithm and protocol runs " +
+                                 std::string(hardware::coll_op_name(req.op)) + " of " +
+                                 std::to_string(timed) +
+                                 " bytes on this system (a bug in the NCCL-like model)");
+        hardware::MappedCollective m = hardware::map_collective(hw, req.op, timed, row.choice);
         uint64_t launch_us =
             static_cast<uint64_t>(std::llround(hardware::host_launch_us(hw, row.choice.channels)));
         auto one = simulate(m.network, m.system, m.type, m.comm_size, launch_us, 1);

@@ -127,6 +127,25 @@ TEST_CASE("collective-perf: the engine's time equals the tuner's closed form for
     CHECK(row.value().busbw_gbs == Approx(row.value().algbw_gbs * 1.75));
 }
 
+TEST_CASE("collective-perf: an all-to-all below one byte per peer is timed as one byte each", "[hardware]") {
+    // 8 x 8 H100 on InfiniBand: 8, 16 and 32 bytes over 64 ranks are rows of count 0 (asked without -d);
+    // NCCL still exchanges with every peer, so each takes the time of 64 bytes (one byte per peer), not
+    // more: the engine's empty messages used to cost ~16 % over the 64-byte row.
+    CollectivePerfRequest req;
+    req.hardware = hgx_h100();
+    req.hardware.nodes = 8;
+    req.hardware.fabric = config::Fabric::Infiniband;
+    req.op = CollOp::AllToAll;
+    auto one_byte_each = run_collective_perf_row(req, 64);
+    REQUIRE(one_byte_each.is_ok());
+    for (uint64_t s : {8ull, 16ull, 32ull}) {
+        auto row = run_collective_perf_row(req, s);
+        REQUIRE(row.is_ok());
+        CHECK(row.value().size_bytes == s);
+        CHECK(row.value().time_us == Approx(one_byte_each.value().time_us));
+    }
+}
+
 TEST_CASE("nccl model: an H200 board runs H100's collectives", "[hardware]") {
     // HGX H200 keeps H100's SMs, NVLink4 links and NVSwitch gen3: every algorithm, protocol and size picks
     // and times as on H100, on one node (NVLS) and on two p5e-like EFA nodes (AWS's tuner, RDMA writes).
