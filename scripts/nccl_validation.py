@@ -235,7 +235,7 @@ def row_tables(results):
 def markdown(results, beyond, groups):
     out = ["## The open set", ""] + summary_tables(results)
     if beyond:
-        out += ["## Beyond the open set (nothing calibrated on these)", ""] + summary_tables(beyond)
+        out += ["## Beyond the open set (nothing calibrated on these but the host's cost per queued send and receive, on msft-superbench's all-to-all)", ""] + summary_tables(beyond)
     if groups:
         out += transfer_markdown(groups)
     out += ["## Per size: the open set", ""] + row_tables(results)

@@ -156,6 +156,15 @@ constexpr double kNvlsTreeIntraFraction = 0.93;
 constexpr double kLaunchUs = 4.32;
 constexpr double kLaunchPerChannelUs = 0.054;
 
+// Host time of one ncclSend or ncclRecv queued in a group. nccl-tests' all-to-all posts one of each per
+// rank (itself included) for every GPU its process drives, 2n calls a GPU, so a `-g 8` process queues
+// 128 on one node of 8 and its loop cannot go faster than those plus its 8 launches: the one such table
+// (msft-superbench, 8 x A100) sits at 86-89 us from 32 B to 2 MiB where its other collectives sit at
+// ~35 us, (87.3 - 35.0) / 128 = 0.41 us a call. Calibrated on that table, beyond the open set (no open
+// table has an all-to-all below 32 MiB); with one process per GPU the calls hide behind the kernel
+// (16 on 8 ranks, 6.5 us; 512 on 256 ranks, 210 us, under the 1.7 ms such an all-to-all takes at 32 MiB).
+constexpr double kP2pCallUs = 0.41;
+
 // Channels and threads (NCCL src/graph/tuning.cc, enqueue.cc): a kernel runs up to 512 threads per
 // channel (LL128: 640) and NCCL lowers the channel count while a collective would leave fewer than the
 // protocol's threshold of bytes per thread: LL 8 (times the rank count for rings), LL128 8, Simple 64.
@@ -334,8 +343,9 @@ double nic_gbs_per_gpu(const HardwareConfig& hw, bool point_to_point) {
     return nics_per_gpu(hw) * hw.nic_gbps / 8.0 * fraction;
 }
 
-double host_launch_us(const HardwareConfig& hw, uint32_t channels) {
+double host_launch_us(const HardwareConfig& hw, uint32_t channels, CollOp op) {
     double one = kLaunchUs + kLaunchPerChannelUs * std::max<uint32_t>(1, channels);
+    if (op == CollOp::AllToAll) one += kP2pCallUs * 2.0 * hw.ranks();
     return one * (hw.processes == config::ProcessLayout::OnePerNode ? hw.gpus_per_node : 1);
 }
 

@@ -86,8 +86,9 @@ double nic_gbs_per_gpu(const config::HardwareConfig& hw, bool point_to_point = f
 double net_msg_factor(const config::HardwareConfig& hw, double msg_bytes);
 
 // Host time to launch one collective: one NCCL kernel launch per GPU the process drives, each costing a
-// fixed part plus a part per channel the kernel uses (us).
-double host_launch_us(const config::HardwareConfig& hw, uint32_t channels = 1);
+// fixed part plus a part per channel the kernel uses, and for an all-to-all a part per ncclSend and
+// ncclRecv the process queues (2 x ranks per GPU, as nccl-tests posts them) (us).
+double host_launch_us(const config::HardwareConfig& hw, uint32_t channels = 1, CollOp op = CollOp::AllReduce);
 
 // The algorithm and protocol NCCL would use for `bytes` (nccl-tests' size column), honouring a forced
 // algorithm (`force`, or hw.algo when force is Auto) and protocol.

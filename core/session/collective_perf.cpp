@@ -194,7 +194,7 @@ Result<CollectivePerfRow> run_collective_perf_row(const CollectivePerfRequest& r
                                  " bytes on this system (a bug in the NCCL-like model)");
         hardware::MappedCollective m = hardware::map_collective(hw, req.op, timed, row.choice);
         uint64_t launch_us =
-            static_cast<uint64_t>(std::llround(hardware::host_launch_us(hw, row.choice.channels)));
+            static_cast<uint64_t>(std::llround(hardware::host_launch_us(hw, row.choice.channels, req.op)));
         auto one = simulate(m.network, m.system, m.type, m.comm_size, launch_us, 1);
         if (!one) return one.status();
         auto many = simulate(m.network, m.system, m.type, m.comm_size, launch_us, kIterations);

@@ -319,6 +319,27 @@ TEST_CASE("nccl model: a -g 8 process pays per channel on each of its launches",
     CHECK(host_launch_us(hw, 16) == Approx(4.32 + 16 * 0.054));
 }
 
+TEST_CASE("nccl model: a -g 8 all-to-all pays for every send and receive it queues", "[hardware]") {
+    // nccl-tests' all-to-all queues an ncclSend and an ncclRecv per rank for each GPU its process drives:
+    // 2 x 8 x 8 = 128 calls at 0.41 us besides 8 launches of one channel (4.374 us): 87.5 us, the flat
+    // 86-89 us of the one such table (msft-superbench, 8 x A100, 32 B-2 MiB), where its all-reduce sits at
+    // 35. One process per GPU queues 16 (10.9 us), behind its kernel.
+    auto hw = hgx_h100();
+    hw.gpu = config::GpuModel::A100Sxm80;
+    hw.nvls = false;
+    hw.processes = config::ProcessLayout::OnePerNode;
+    CHECK(host_launch_us(hw, 1, CollOp::AllToAll) == Approx(8 * (4.374 + 0.41 * 16)));
+    CHECK(host_launch_us(hw, 1, CollOp::AllReduce) == Approx(8 * 4.374));
+    CollectivePerfRequest req;
+    req.hardware = hw;
+    req.op = CollOp::AllToAll;
+    auto row = run_collective_perf_row(req, 1024);
+    REQUIRE(row.is_ok());
+    CHECK(row.value().time_us == Approx(87.0)); // the launch slot is whole microseconds
+    hw.processes = config::ProcessLayout::OnePerGpu;
+    CHECK(host_launch_us(hw, 1, CollOp::AllToAll) == Approx(4.374 + 0.41 * 16));
+}
+
 TEST_CASE("nccl model: the network's per-message cost", "[hardware]") {
     // f(m) = m (C + x) / (C (m + x)) with C the Simple buffer step (NCCL_BUFFSIZE / 8) and x = cost x
     // per-NIC rate. EFA runs 8 MiB buffers (aws-ofi-nccl's setting), so C = 1 MiB; x = 2.5 us at
