@@ -117,6 +117,11 @@ double ll_host_busbw(const HardwareConfig& hw) {
     return amd ? 19.0 : 20.4;
 }
 
+// Whether only Simple crosses this system's network: GPUDirect-TCPXO (estimate() explains).
+bool simple_only_across_nodes(const HardwareConfig& hw) {
+    return hw.nodes > 1 && hw.fabric == Fabric::Tcpxo;
+}
+
 // Whether LL128 can cross this system's network (estimate() explains).
 bool ll128_across_nodes(const HardwareConfig& hw) {
     if (hw.fabric == Fabric::Efa) return hw.efa_transport == config::EfaTransport::Rdma;
@@ -195,6 +200,8 @@ double simple_step_bytes(const HardwareConfig& hw) {
 constexpr double kAwsChunkBytes = 512.0 * 1024;
 // LL128's buffer is its own (not NCCL_BUFFSIZE); its network messages stay within this.
 constexpr double kLl128StepBytes = 512.0 * 1024;
+// An LL step: 64 KiB of 16-byte lines (half of them flags), the most one LL network message carries.
+constexpr double kLlStepBytes = 64.0 * 1024;
 
 // NVLS's chunk (NCCL_NVLS_CHUNKSIZE's default): NVLS and NVLS-tree move their data in these or smaller.
 constexpr double kNvlsChunkBytes = 128.0 * 1024;
@@ -405,7 +412,7 @@ double net_msg_bytes(const HardwareConfig& hw, NcclAlgo algo, NcclProto proto, u
     const double per_channel = double(bytes) / std::max<uint32_t>(1, channels);
     const bool ring = algo == NcclAlgo::Ring;
     const double slice = ring ? per_channel / hw.ranks() : per_channel;
-    if (proto == NcclProto::LL) return std::max(1.0, std::min(64.0 * 1024, 2 * slice));
+    if (proto == NcclProto::LL) return std::max(1.0, std::min(kLlStepBytes, 2 * slice));
     if (proto == NcclProto::LL128) return std::max(1.0, std::min(kLl128StepBytes, slice));
     if (ring) return std::max(1.0, std::min(simple_step_bytes(hw), slice));
     if (algo == NcclAlgo::NvlsTree) return nvls_tree_chunk_bytes(hw, bytes, channels);
@@ -443,11 +450,10 @@ NcclChoice estimate(const HardwareConfig& hw, CollOp op, uint64_t bytes, NcclAlg
             // set-up raises the chunk to 512 KiB (the p5/p4de jobs' NCCL_P2P_NET_CHUNKSIZE=524288).
             const double p2p_chunk = hw.fabric == Fabric::Efa ? kAwsChunkBytes : kP2pNetChunkBytes;
             msg = std::max(1.0, std::min(p2p_chunk, double(bytes) / n / kP2pChannelsPerPeer));
-        }
-        if (op == CollOp::AllToAll && proto == NcclProto::LL) {
+        } else if (op == CollOp::AllToAll && proto == NcclProto::LL) {
             // An LL send (at most NCCL_P2P_LL_THRESHOLD per peer) fits one LL step: each peer's data
             // crosses as one message of 16-byte lines, twice its bytes.
-            msg = std::max(1.0, std::min(64.0 * 1024, 2 * double(bytes) / n));
+            msg = std::max(1.0, std::min(kLlStepBytes, 2 * double(bytes) / n));
         }
         c.net_msg_factor = net_msg_factor(hw, msg);
     }
@@ -463,13 +469,12 @@ NcclChoice estimate(const HardwareConfig& hw, CollOp op, uint64_t bytes, NcclAlg
     if (m > 1 && proto == NcclProto::LL128 && !ll128_across_nodes(hw)) return c;
     // GPUDirect-TCPXO moves data through the NIC's receive-side buffers, not GPU memory writes a
     // kernel could poll, so Google's NCCL profile for it (nccl-env-profile.sh) runs Simple only.
-    if (m > 1 && hw.fabric == Fabric::Tcpxo && proto != NcclProto::Simple) return c;
+    if (simple_only_across_nodes(hw) && proto != NcclProto::Simple) return c;
     // All-to-all is NCCL's grouped send/receive, whose protocol is fixed by the bytes per peer: LL up to
     // NCCL_P2P_LL_THRESHOLD (16 KiB), Simple above; point-to-point never runs LL128. Across TCPXO it is
     // Simple at every size: LL needs lines a kernel can poll, which TCPXO does not write (above).
     if (op == CollOp::AllToAll && hw.proto == NcclProto::Auto) { // a forced nccl_proto is honoured
-        const bool ll_allowed = !(m > 1 && hw.fabric == Fabric::Tcpxo);
-        const bool ll = ll_allowed && double(bytes) / n <= kP2pLlThresholdBytes;
+        const bool ll = !simple_only_across_nodes(hw) && double(bytes) / n <= kP2pLlThresholdBytes;
         if (proto != (ll ? NcclProto::LL : NcclProto::Simple)) return c;
     }
     switch (algo) {
