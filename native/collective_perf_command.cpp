@@ -215,7 +215,6 @@ int collective_perf_command(const std::vector<std::string>& argv_in) {
                      std::to_string(kMaxSizes) + " are run (a larger -i, or -f)");
     if (a.has("datatype") && !hardware::parse_nccl_type(a.get("datatype"), req.type))
         problems.add(hardware::nccl_type_problem("-d", a.get("datatype")));
-    req.cut_sizes = a.has("datatype");
     if (a.has("redop") && !hardware::parse_nccl_red_op(a.get("redop"), req.red_op))
         problems.add(hardware::nccl_red_op_problem("-o", a.get("redop")));
     // Accepted for nccl-tests' command lines, checked, and without effect (docs/cli.md).
@@ -266,6 +265,9 @@ int collective_perf_command(const std::vector<std::string>& argv_in) {
     if (problems.is_ok() && req.hardware.ranks() < 2)
         problems.add(a.get("hardware") + ": nodes x gpus_per_node is 1; a collective needs two or more GPUs");
     if (problems.is_ok()) problems.merge(collective_perf_algo_problems(req, "--algo"));
+    // --measured runs its table's own sizes, not -b to -e (which it refuses).
+    if (problems.is_ok() && !a.has("measured"))
+        problems.merge(collective_perf_size_problems(req, "-b", "-e"));
     if (a.has("base") && !a.has("share")) problems.add("--base: only with --share");
     if (a.has("fit") && !a.has("measured"))
         problems.add("--fit: only with --measured FILE, the table it fits the description to");

@@ -216,8 +216,8 @@
     timeline() { requireReady(); const t = cstr(Module._astro_timeline()); return t ? JSON.parse(t) : null; },
     problems() { requireReady(); return problems(); },
     // nccl-tests' table for a hardware description, simulated (docs/hardware.md); opts: op, algo,
-    // minBytes, maxBytes (nccl-tests spellings: 8, 64K, 16G), type and redop (nccl-tests' -d and -o; a type
-    // cuts the sizes to whole elements per rank, as -d does), reference ('astra-sim'). Returns the rows.
+    // minBytes, maxBytes (nccl-tests spellings: 8, 64K, 16G), type and redop (nccl-tests' -d and -o; sizes
+    // are cut as nccl-tests cuts them, as the CLI does), reference ('astra-sim'). Returns the rows.
     collectivePerf(hardware, opts = {}) {
       requireReady();
       const hw = typeof hardware === 'string' ? hardware : JSON.stringify(hardware);

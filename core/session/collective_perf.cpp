@@ -121,18 +121,36 @@ std::vector<uint64_t> collective_perf_sizes(const CollectivePerfRequest& req) {
     const uint64_t count = collective_perf_size_count(req);
     const uint64_t f = req.factor < 2 ? 2 : req.factor;
     // nccl-tests' cut (setupArgs and each test's getCollByteCount): count = size / type size; all-gather,
-    // reduce-scatter and all-to-all move count / ranks elements per rank, so their size is that times the
-    // ranks.
+    // reduce-scatter and all-to-all move count / ranks elements per rank, rounded down to a multiple of
+    // 16 bytes (`& -(16 / eltSize)`), so their size is that times the ranks. The 16-byte rounding makes the
+    // cut the same for every type, so a table run with doubles is matched by a run with floats.
     const uint64_t type_bytes = hardware::nccl_type_bytes(req.type);
-    const uint64_t per =
-        req.op == hardware::CollOp::AllReduce ? 1 : std::max<uint32_t>(1, req.hardware.ranks());
+    const bool per_rank = req.op != hardware::CollOp::AllReduce;
+    const uint64_t ranks = per_rank ? std::max<uint32_t>(1, req.hardware.ranks()) : 1;
+    const uint64_t align = per_rank ? std::max<uint64_t>(1, 16 / type_bytes) : 1;
     uint64_t s = req.min_bytes;
     for (uint64_t i = 0; i < count; ++i) {
-        const uint64_t cut = req.cut_sizes ? s / type_bytes / per * per * type_bytes : s;
+        const uint64_t cut = req.cut_sizes ? s / type_bytes / ranks / align * align * ranks * type_bytes : s;
         if (cut > 0) out.push_back(cut);
         s = req.step_bytes > 0 ? s + req.step_bytes : s * f;
     }
     return out;
+}
+
+Status collective_perf_size_problems(const CollectivePerfRequest& req, const std::string& min_key,
+                                     const std::string& max_key) {
+    if (!req.sizes.empty() || !req.cut_sizes || collective_perf_size_count(req) == 0 ||
+        !collective_perf_sizes(req).empty())
+        return Status::ok();
+    const uint64_t type_bytes = hardware::nccl_type_bytes(req.type);
+    const bool per_rank = req.op != hardware::CollOp::AllReduce;
+    const uint64_t first = per_rank ? std::max<uint64_t>(16, type_bytes) * req.hardware.ranks() : type_bytes;
+    return Status::error(min_key + ": " + std::to_string(req.min_bytes) + " and " + max_key + ": " +
+                         std::to_string(req.max_bytes) + " leave nothing to run; " +
+                         hardware::coll_op_name(req.op) + " on " + std::to_string(req.hardware.ranks()) +
+                         " GPUs moves at least " + std::to_string(first) + " bytes" +
+                         (per_rank ? " (16 per rank: nccl-tests runs smaller sizes as rows of size 0)"
+                                   : std::string(" (one ") + hardware::nccl_type_name(req.type) + ")"));
 }
 
 config::HardwareConfig collective_perf_system(const CollectivePerfRequest& req) {

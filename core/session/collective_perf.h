@@ -39,9 +39,9 @@ struct CollectivePerfRequest {
     // These sizes, as they are, instead of min/max/factor/step (a measured table's own sizes, --measured).
     std::vector<uint64_t> sizes;
     hardware::NcclType type = hardware::NcclType::Float; // nccl-tests -d
-    // -d was given: cut each size to whole elements of `type` per rank, as nccl-tests does. Without it the
-    // sizes are taken as asked (a table's own sizes, already cut for whatever type it ran, stay as they are).
-    bool cut_sizes = false;
+    // Cut each size as nccl-tests does (collective_perf_sizes). Off only for a measured table's own sizes,
+    // which nccl-tests printed already cut.
+    bool cut_sizes = true;
     hardware::NcclRedOp red_op = hardware::NcclRedOp::Sum; // nccl-tests -o (all-reduce, reduce-scatter)
     config::NcclAlgo algo = config::NcclAlgo::Auto;
     // ASTRA-sim's "HGX-H100-validated" configuration instead of the NCCL-like model (for contrast):
@@ -50,14 +50,21 @@ struct CollectivePerfRequest {
 };
 
 // The sizes nccl-tests would run: min, min*f (or min+i), ... up to max. With cut_sizes each is cut as
-// nccl-tests cuts it to a whole number of elements (per rank for all-gather, reduce-scatter and all-to-all:
-// 32 MiB of doubles on 80 ranks is 33553920 bytes), and a size with no element per rank is skipped
-// (nccl-tests prints a row of size 0 that moves nothing).
+// nccl-tests cuts it: all-reduce to whole elements; all-gather, reduce-scatter and all-to-all to whole
+// elements per rank, rounded down to a multiple of 16 bytes per rank (its getCollByteCount: 32 MiB on 20
+// ranks is 33554240 bytes, whatever the type). A size with nothing per rank is skipped (nccl-tests prints
+// a row of size 0 that moves nothing).
 std::vector<uint64_t> collective_perf_sizes(const CollectivePerfRequest& req);
 
 // How many sizes the request's -b, -e and -f or -i give before that cut (what a run would cost); the
 // explicit list's length when the request has one.
 uint64_t collective_perf_size_count(const CollectivePerfRequest& req);
+
+// An error when the request's -b to -e holds no size nccl-tests would move anything at (every size is cut
+// to nothing: less than 16 bytes per rank, or than one element for all-reduce), naming the first size
+// that runs; `min_key` and `max_key` name the request's sizes in the message (-b/-e, from/to).
+Status collective_perf_size_problems(const CollectivePerfRequest& req, const std::string& min_key,
+                                     const std::string& max_key);
 
 // The system a row runs on: the request's, without NVLink SHARP where NCCL's NVLS kernels cannot do the
 // request's reduction (nccl_types.h nvls_reduces).

@@ -37,12 +37,12 @@ Result<CollectivePerfRequest> collective_perf_request(const CollectivePerfArgs& 
                      "; nothing to run");
     if (!args.type.empty() && !hardware::parse_nccl_type(args.type, req.type))
         problems.add(hardware::nccl_type_problem("type", args.type));
-    req.cut_sizes = !args.type.empty();
     if (!args.red_op.empty() && !hardware::parse_nccl_red_op(args.red_op, req.red_op))
         problems.add(hardware::nccl_red_op_problem("redop", args.red_op));
     if (problems.is_ok() && req.hardware.ranks() < 2)
         problems.add("hardware: nodes x gpus_per_node is 1; a collective needs two or more GPUs");
     if (problems.is_ok()) problems.merge(collective_perf_algo_problems(req, "algo"));
+    if (problems.is_ok()) problems.merge(collective_perf_size_problems(req, min_key, max_key));
     if (!problems.is_ok()) return problems;
     return req;
 }

@@ -196,25 +196,42 @@ TEST_CASE("collective-perf: sizes and nccl-tests' size spellings", "[hardware]")
 
 TEST_CASE("collective-perf: nccl-tests' cut of each size to whole elements per rank", "[hardware]") {
     // nccl-tests runs count = size / type size elements; all-gather, reduce-scatter and all-to-all move
-    // count / ranks per rank, so their size is a multiple of ranks x type size. On 10 x 8 GPUs, 32 MiB of
-    // doubles is 52428 x 80 x 8 = 33553920 bytes: the xxrjun 10 x 8 all-gather table's first row.
+    // count / ranks per rank, rounded down to a multiple of 16 bytes (getCollByteCount's
+    // `& -(16 / eltSize)`), so their size is a multiple of ranks x 16 bytes whatever the type. The tables
+    // say so: 32 MiB on 10 x 8 GPUs is 52428 doubles x 80 x 8 = 33553920 bytes (xxrjun's 10 x 8
+    // all-gather, first row), and on 10 x 2 GPUs 209715 doubles per rank round down to 209714: 33554240
+    // bytes (xxrjun's 10 x 2 all-gather, reduce-scatter and all-to-all, first row; without the rounding
+    // it would be 33554400).
     CollectivePerfRequest req;
     req.hardware = hgx_h100();
     req.hardware.nodes = 10;
     req.op = CollOp::AllGather;
     req.type = NcclType::Double;
     req.min_bytes = req.max_bytes = 32ull << 20;
-    CHECK(collective_perf_sizes(req) == std::vector<uint64_t>{32ull << 20}); // without -d: as asked
-    req.cut_sizes = true;
     REQUIRE(collective_perf_sizes(req) == std::vector<uint64_t>{33553920});
-    req.type = NcclType::Float; // 104857 x 80 x 4
-    CHECK(collective_perf_sizes(req) == std::vector<uint64_t>{33554240});
-    // Below one element per rank nccl-tests moves nothing (a row of size 0): skipped. 16 ranks of floats
-    // need 64 bytes; 8..32 go.
+    req.type = NcclType::Float; // 104857 floats per rank round down to 104856: the same bytes
+    CHECK(collective_perf_sizes(req) == std::vector<uint64_t>{33553920});
+    req.hardware.gpus_per_node = 2;
+    for (NcclType t : {NcclType::Double, NcclType::Float, NcclType::Bfloat16, NcclType::Int8}) {
+        req.type = t;
+        CHECK(collective_perf_sizes(req) == std::vector<uint64_t>{33554240});
+    }
+    for (CollOp op : {CollOp::ReduceScatter, CollOp::AllToAll}) {
+        req.op = op;
+        CHECK(collective_perf_sizes(req) == std::vector<uint64_t>{33554240});
+    }
+    // A measured table's own sizes are run as printed (already cut by the nccl-tests that ran them).
+    req.cut_sizes = false;
+    CHECK(collective_perf_sizes(req) == std::vector<uint64_t>{32ull << 20});
+    req.cut_sizes = true;
+    // Below 16 bytes per rank nccl-tests moves nothing (a row of size 0): skipped. 16 ranks need 256
+    // bytes; 8..128 go.
+    req.op = CollOp::AllGather;
     req.hardware.nodes = 2;
+    req.hardware.gpus_per_node = 8;
     req.min_bytes = 8;
-    req.max_bytes = 128;
-    CHECK(collective_perf_sizes(req) == std::vector<uint64_t>{64, 128});
+    req.max_bytes = 512;
+    CHECK(collective_perf_sizes(req) == std::vector<uint64_t>{256, 512});
     // All-reduce's size is count x type size: 8..32 B of doubles unchanged, 4 B skipped; -i steps by adding.
     req.op = CollOp::AllReduce;
     req.type = NcclType::Double;

@@ -76,23 +76,24 @@ TEST_CASE("collectivePerf from text: rows, and every problem named", "[hardware]
           std::string::npos);
 }
 
-TEST_CASE("collectivePerf from text: a type cuts sizes as -d does, none leaves them", "[hardware][ui]") {
-    // All-gather on 8 GPUs from 8 B: with no type the sizes are the asked powers of two (8 B first); with
-    // double, nccl-tests runs whole doubles per rank, so 8-32 B (less than one each) are skipped and 64 B
-    // (one double per rank) comes first.
+TEST_CASE("collectivePerf from text: sizes cut as nccl-tests cuts them, with or without a type",
+          "[hardware][ui]") {
+    // All-gather on 8 GPUs from 8 B: nccl-tests moves whole elements per rank, at least 16 bytes each
+    // (its getCollByteCount), so 8-64 B (less than 16 each) are skipped and 128 B comes first, with its
+    // default float as with double; the type is what the JSON names.
     CollectivePerfArgs args;
     args.hardware_json = R"({"gpu": "H100-SXM", "nvls": true})";
     args.op = "all_gather";
     args.max_bytes = "1K";
-    auto plain = ui::collective_perf_from_text(args);
-    REQUIRE(plain.is_ok());
-    CHECK(plain.value().find("\"size_bytes\": 8,") != std::string::npos);
-    args.type = "double";
-    auto cut = ui::collective_perf_from_text(args);
-    REQUIRE(cut.is_ok());
-    CHECK(cut.value().find("\"size_bytes\": 32,") == std::string::npos);
-    CHECK(cut.value().find("\"size_bytes\": 64,") != std::string::npos);
-    CHECK(cut.value().find("\"type\": \"double\"") != std::string::npos);
+    for (const char* type : {"", "double"}) {
+        args.type = type;
+        auto out = ui::collective_perf_from_text(args);
+        REQUIRE(out.is_ok());
+        CHECK(out.value().find("\"size_bytes\": 64,") == std::string::npos);
+        CHECK(out.value().find("\"size_bytes\": 128,") != std::string::npos);
+        CHECK(out.value().find(std::string("\"type\": \"") + (*type ? type : "float") + "\"") !=
+              std::string::npos);
+    }
 }
 
 TEST_CASE("hardware tab: type and reduction as nccl-tests' -d and -o", "[hardware][ui]") {
@@ -121,13 +122,13 @@ TEST_CASE("hardware tab: type and reduction as nccl-tests' -d and -o", "[hardwar
     CHECK(rows.value().back().time_us == hs.rows().back().time_us);
     CHECK(hs.summary_json().find("\"redop\": \"prod\"") != std::string::npos);
     // All-gather does not reduce: NVLS stays usable whatever the reduction; bfloat16 cuts its sizes to
-    // whole elements per rank (8 ranks x 2 B: 16 B first).
+    // 16 bytes per rank, as every type does (8 ranks: 128 B first).
     hs.op() = hardware::CollOp::AllGather;
     hs.type() = hardware::NcclType::Bfloat16;
     hs.changed();
     CHECK_FALSE(hs.nvls_unusable());
     REQUIRE_FALSE(hs.rows().empty());
-    CHECK(hs.rows().front().size_bytes == 16);
+    CHECK(hs.rows().front().size_bytes == 128);
 }
 
 TEST_CASE("hardware tab: a scenario's description loaded for editing", "[hardware][ui]") {
@@ -172,6 +173,18 @@ TEST_CASE("hardware tab: the sizes typed as nccl-tests' -b and -e", "[hardware][
     REQUIRE(rows.is_ok());
     CHECK(rows.value().back().time_us == hs.rows().back().time_us);
     // A size that is not one, then sizes the wrong way round: a message each, no curve.
+    // All-gather from 8 to 64 B on 8 GPUs: nccl-tests moves nothing below 16 bytes per rank (128 B here),
+    // so there is no curve and the message says where one starts.
+    hs.op() = hardware::CollOp::AllGather;
+    hs.min_size() = "8";
+    hs.max_size() = "64";
+    hs.changed();
+    CHECK(hs.rows().empty());
+    CHECK(
+        hs.problems().message().find("from: 8 and to: 64 leave nothing to run; all_gather on 8 GPUs moves at "
+                                     "least 128 bytes") != std::string::npos);
+    hs.op() = hardware::CollOp::AllReduce;
+    hs.max_size() = "1G";
     hs.min_size() = "1X";
     hs.changed();
     CHECK(hs.rows().empty());

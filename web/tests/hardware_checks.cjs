@@ -97,12 +97,13 @@ async function hardwareChecks({ browser, base, cli, samplesDir, check }) {
   panel = await page.evaluate(() => window.astrolabe.hardwarePanel());
   check(panel.op === 'all_gather' && sameRows(panel.rows, cliRows(cli, path.join(hwDir, 'h100x8.json'), 'all_gather', TAB)),
     'Hardware tab: all_gather picked with the mouse gives the CLI\'s rows', JSON.stringify(panel).slice(0, 300));
-  // double: whole doubles per rank, so the curve starts at 64 B (8 ranks x 8 B), as nccl-tests -d double.
+  // double: whole doubles per rank, at least 16 bytes each (nccl-tests' cut, as for every type), so the
+  // curve starts at 128 B (8 ranks x 16 B), as nccl-tests -d double.
   await pick(page, 'type', 'double');
   panel = await page.evaluate(() => window.astrolabe.hardwarePanel());
-  check(panel.type === 'double' && panel.rows[0].size_bytes === 64 &&
+  check(panel.type === 'double' && panel.rows[0].size_bytes === 128 &&
     sameRows(panel.rows, cliRows(cli, path.join(hwDir, 'h100x8.json'), 'all_gather', ['-d', 'double'])),
-    'Hardware tab: double picked with the mouse gives the CLI\'s -d double rows, from 64 B',
+    'Hardware tab: double picked with the mouse gives the CLI\'s -d double rows, from 128 B',
     JSON.stringify(panel).slice(0, 300));
   await pick(page, 'type', 'float');
   await pick(page, 'preset', '2 x HGX H100 (IB 8 x 400G)');
@@ -161,11 +162,11 @@ async function hardwareChecks({ browser, base, cli, samplesDir, check }) {
   await pick(page, 'efa_transport', 'sendrecv');
   panel = await page.evaluate(() => window.astrolabe.hardwarePanel());
   const sendrecvRows = cliRowsEdited(cli, p5Path, { efa_transport: 'sendrecv' }, 'all_gather');
-  // The smallest all-gather (64 B: one float per rank on 16 GPUs) is a ring/LL with one network step:
+  // The smallest all-gather (256 B: 16 bytes per rank on 16 GPUs) is a ring/LL with one network step:
   // send/receive's LL crossing takes 70 us where RDMA writes take 20, so 50 us more.
-  check(sameRows(panel.rows, sendrecvRows) && panel.rows[0].size_bytes === 64 &&
+  check(sameRows(panel.rows, sendrecvRows) && panel.rows[0].size_bytes === 256 &&
     Math.abs(panel.rows[0].time_us - rdmaRows[0].time_us - 50) < 0.5,
-    'Hardware tab: efa_transport sendrecv picked with the mouse gives the CLI\'s rows, 50 us slower at 64 B',
+    'Hardware tab: efa_transport sendrecv picked with the mouse gives the CLI\'s rows, 50 us slower at 256 B',
     JSON.stringify(panel).slice(0, 300));
   await page.screenshot({ path: path.join(shots, 'hardware_p5_sendrecv.png') });
 
@@ -371,7 +372,7 @@ async function hardwareChecks({ browser, base, cli, samplesDir, check }) {
     'collectivePerf() gives the CLI\'s rows (p4de, 1 MiB-1 GiB)');
   const typedRows = await page.evaluate((h) => window.astrolabe.collectivePerf(h, { op: 'reduce_scatter', type: 'half', redop: 'max', maxBytes: '1M' }), hw);
   check(sameRows(typedRows, cliRows(cli, path.join(hwDir, 'a100x16_efa.json'), 'reduce_scatter', ['-e', '1M', '-d', 'half', '-o', 'max'])) &&
-    typedRows[0].size_bytes === 32, 'collectivePerf() with type half and redop max gives the CLI\'s -d half -o max rows (from 32 B: 16 ranks x 2 B)',
+    typedRows[0].size_bytes === 256, 'collectivePerf() with type half and redop max gives the CLI\'s -d half -o max rows (from 256 B: 16 ranks x 16 B)',
     JSON.stringify(typedRows.slice(0, 2)));
   const bad = await page.evaluate(() => {
     try { window.astrolabe.collectivePerf({ gpu: 'H100-SMX' }, { type: 'bf16' }); return ''; } catch (e) { return e.message; }
