@@ -57,15 +57,15 @@ config::NetworkDim engine_dim(CollOp op, uint32_t n, const NcclChoice& c) {
     // dimension plan with a few large chunks paid pipeline fill and drain NCCL does not (3 % at 2 GiB on
     // the p4de table) and overlapped latencies NCCL pays. So for every algorithm the engine's time is
     // latency + bus bytes / bus bandwidth. Messages in sequence per rank: ring all-reduce 2(n-1),
-    // all-gather and reduce-scatter n-1, ring all-to-all n(n-1)/2.
-    double msgs = op == CollOp::AllReduce  ? 2.0 * (n - 1)
-                  : op == CollOp::AllToAll ? double(n) * (n - 1) / 2.0
-                                           : double(n - 1);
-    double busbw = c.busbw_gbs;
-    // The ring all-to-all sends n(n-1)/2 messages of size/n in sequence where nccl-tests counts (n-1)/n of
-    // the size as bus bytes: the same time needs a link n/2 times the bus bandwidth.
-    if (op == CollOp::AllToAll) busbw *= n / 2.0;
-    return switch_dim(n, busbw, c.latency_us * 1e3 / msgs / 2.0);
+    // all-gather and reduce-scatter n-1, the latency spread over them.
+    // All-to-all runs direct: one message of size/n to each of the n-1 peers at once, so one message's
+    // time is the whole time (the analytical model does not share a link between them): a link of
+    // busbw / (n-1) carries size/n in bus bytes / busbw. The ring all-to-all's n(n-1)/2 messages in
+    // sequence cost the engine time and memory quadratic in the ranks (10 s and 0.5 GB a size at 8192,
+    // out of memory at 131072) and lost up to a ns to rounding on each.
+    if (op == CollOp::AllToAll) return switch_dim(n, c.busbw_gbs / (n - 1), c.latency_us * 1e3 / 2.0);
+    double msgs = op == CollOp::AllReduce ? 2.0 * (n - 1) : double(n - 1);
+    return switch_dim(n, c.busbw_gbs, c.latency_us * 1e3 / msgs / 2.0);
 }
 
 MappedCollective map_collective(const config::HardwareConfig& hw, CollOp op, uint64_t bytes,
@@ -77,7 +77,9 @@ MappedCollective map_collective(const config::HardwareConfig& hw, CollOp op, uin
     // The engine's all-gather message is a rank's whole input; nccl-tests' size is the gathered output.
     out.comm_size = op == CollOp::AllGather ? std::max<uint64_t>(1, bytes / n) : bytes;
     out.network.dims = {engine_dim(op, n, c)};
-    out.system = base_system(kind, {config::AlgorithmChoice{config::CollectiveAlgorithm::Ring, -1}});
+    const auto algo =
+        op == CollOp::AllToAll ? config::CollectiveAlgorithm::Direct : config::CollectiveAlgorithm::Ring;
+    out.system = base_system(kind, {config::AlgorithmChoice{algo, -1}});
     return out;
 }
 

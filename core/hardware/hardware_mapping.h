@@ -6,8 +6,8 @@
 // sends the 2(n-1) (or n-1) messages of size/n one after another, so time = latency + bus bytes / bus
 // bandwidth. The tuner's figures carry the algorithm's physics: NVLS's in-switch reduction, a tree's
 // in-node chain and network stage (the slower one sets the bus bandwidth), their step latencies.
-// All-to-all: ring all-to-all (n(n-1)/2 messages of size/n in sequence).
-// Latencies are spread over the messages so their sum is the choice's latency.
+// All-to-all: direct, one message of size/n to every peer at once on a link of busbw / (n-1).
+// Latencies are spread over the messages in sequence so their sum is the choice's latency.
 #pragma once
 
 #include "core/config/config_types.h"

@@ -127,8 +127,31 @@ TEST_CASE("collective-perf: the engine's time equals the tuner's closed form for
     CHECK(row.value().busbw_gbs == Approx(row.value().algbw_gbs * 1.75));
 }
 
+TEST_CASE("collective-perf: the engine's all-to-all equals the closed form, at 4096 GPUs too", "[hardware]") {
+    // The all-to-all runs direct: one message of S/n to each of the n-1 peers at once on a link of
+    // busbw / (n-1), so time = latency + S (n-1)/n / busbw within one whole-ns rounding. 16 GPUs at 1 GiB,
+    // and 512 x 8 H100 at 64 MiB, where the ring all-to-all's n(n-1)/2 = 8.4 million messages in sequence
+    // took 2 s and 150 MB per size (quadratic: out of memory at 131072 GPUs).
+    CollectivePerfRequest req;
+    req.op = CollOp::AllToAll;
+    req.hardware = hgx_h100();
+    for (uint32_t nodes : {2u, 512u}) {
+        req.hardware.nodes = nodes;
+        const uint32_t n = req.hardware.ranks();
+        const uint64_t s = nodes == 2 ? 1ull << 30 : 64ull << 20;
+        auto row = run_collective_perf_row(req, s);
+        REQUIRE(row.is_ok());
+        const NcclChoice c = row.value().choice;
+        INFO(n << " GPUs, " << s << " B: " << config::nccl_algo_name(c.algo) << "/"
+               << config::nccl_proto_name(c.proto));
+        const double expect_us = c.latency_us + double(s) * (n - 1) / n / (c.busbw_gbs * 1e3);
+        CHECK(row.value().time_us == Approx(expect_us).margin(0.002));
+    }
+}
+
 TEST_CASE("collective-perf: an all-to-all below one byte per peer is timed as one byte each", "[hardware]") {
-    // 8 x 8 H100 on InfiniBand: 8, 16 and 32 bytes over 64 ranks are rows of count 0 (asked without -d);
+    // 8 x 8 H100 on InfiniBand: 8, 16 and 32 bytes over 64 ranks are rows of count 0 (an old nccl-tests
+    // table's own sizes, given to --measured);
     // NCCL still exchanges with every peer, so each takes the time of 64 bytes (one byte per peer), not
     // more: the engine's empty messages used to cost ~16 % over the 64-byte row.
     CollectivePerfRequest req;

@@ -3,7 +3,7 @@
 // ASTRA-sim's inputs time a collective's messages on the network's dimensions. A real system described by
 // hardware (core/hardware, docs/hardware.md) times each collective the way NCCL runs it: its own algorithm,
 // protocol and channels, chosen per operation, size and group. The run then plans such a collective as ONE
-// ring phase over its members, and each of its messages costs
+// phase over its members (a ring; direct for all-to-all), and each of its messages costs
 //     floor(latency_ns + bytes / bytes_per_ns)
 // on the analytical network, whatever dimension it crosses (the link is the collective's, not the
 // network's). Without a CollectiveLinks function every collective keeps its configured plan.

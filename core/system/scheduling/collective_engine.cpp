@@ -185,7 +185,12 @@ const CollectiveLink* CollectiveEngine::linked_phase(uint32_t npu, const Collect
     PhaseSpec p;
     p.type = req.type;
     p.queue = 0;
-    p.algorithm = config::AlgorithmChoice{config::CollectiveAlgorithm::Ring, -1};
+    // All-to-all sends to every member at once (direct), the others go round the ring; the link is made
+    // for that plan (hardware_mapping.h engine_dim).
+    p.algorithm =
+        config::AlgorithmChoice{req.type == PhaseType::AllToAll ? config::CollectiveAlgorithm::Direct
+                                                                : config::CollectiveAlgorithm::Ring,
+                                -1};
     if (req.group) {
         p.members.list = req.group;
         p.members.size = static_cast<uint32_t>(req.group->size());

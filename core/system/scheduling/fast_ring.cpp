@@ -255,12 +255,16 @@ const std::vector<FastRing::Image>& FastRing::images(uint32_t npu, uint32_t grou
         auto at = std::lower_bound(members.begin(), members.end(), std::make_pair(x, 0u));
         return at != members.end() && at->first == x ? int64_t(at->second) : -1;
     };
+    // A ring of every NPU (a whole-system collective) maps onto itself under every translation; testing
+    // each translation member by member would cost n x order shifts, quadratic in the NPUs (seconds at
+    // 4096 NPUs, hours at a million).
+    const bool every_npu = m.size == symmetry_->npus();
     std::vector<Image> out;
     for (uint32_t by : translations_) {
         const int64_t index = find(symmetry_->shift(npu, by));
         if (index < 0) continue;
         bool maps_onto_itself = true;
-        for (uint32_t i = 0; i < m.size && maps_onto_itself; ++i)
+        for (uint32_t i = 0; i < m.size && maps_onto_itself && !every_npu; ++i)
             maps_onto_itself = find(symmetry_->shift(m.npu(i), by)) >= 0;
         if (maps_onto_itself) out.push_back({static_cast<uint32_t>(index), by == 0});
     }
