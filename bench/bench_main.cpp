@@ -203,6 +203,9 @@ const char* kRingSys =
 const char* kRing1024 = "topology: [Ring]\nnpus_count: [1024]\nbandwidth: [50]\nlatency: [500]\n";
 const char* kRing2048 = "topology: [Ring]\nnpus_count: [2048]\nbandwidth: [50]\nlatency: [500]\n";
 const char* kRing4096 = "topology: [Ring]\nnpus_count: [4096]\nbandwidth: [50]\nlatency: [500]\n";
+// One Switch of 8192 NPUs: collective-perf's shape (hardware_mapping.h), a whole-system ring on one
+// dimension. Its symmetric run had tested every translation of the ring member by member (8192^2).
+const char* kSwitch8192 = "topology: [Switch]\nnpus_count: [8192]\nbandwidth: [400]\nlatency: [100]\n";
 const char* k2d =
     "topology: [Switch, Ring]\nnpus_count: [32, 32]\nbandwidth: [400, 50]\nlatency: [100, 500]\n";
 const char* k3d = "topology: [Switch, Ring, Ring]\nnpus_count: [8, 16, 32]\nbandwidth: [400, 100, 50]\n"
@@ -283,6 +286,13 @@ const Case kCases[] = {
      config::NetworkModel::Analytical,
      4096,
      false},
+    {"allreduce_switch_8192_1M",
+     CaseKind::Microbench,
+     kSwitch8192,
+     kRingSys,
+     {trace::CollectiveType::AllReduce, 1u << 20, 8192, 1, 0},
+     config::NetworkModel::Analytical,
+     8192},
     {"allreduce_ring_1024",
      CaseKind::Microbench,
      kRing1024,
