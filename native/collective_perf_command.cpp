@@ -22,7 +22,9 @@ namespace {
 const std::vector<OptionSpec> kOptions = {
     {"op", true, nullptr, "all_reduce | all_gather | reduce_scatter | all_to_all (default all_reduce)"},
     {"hardware", true, nullptr, "HW.json: an astrolabe.hardware/1 description (required)"},
-    {"minbytes", true, nullptr, "-b: smallest size (default 8); K, M, G suffixes are powers of 1024"},
+    {"minbytes", true, nullptr,
+     "-b: smallest size (default 8); K, M, G suffixes are powers of 1024. Each size is cut as nccl-tests "
+     "cuts it: whole elements, whole 16 bytes per rank for all_gather, reduce_scatter and all_to_all"},
     {"maxbytes", true, nullptr, "-e: largest size (default 16G)"},
     {"stepfactor", true, nullptr, "-f: each size is the previous times this (default 2)"},
     {"stepbytes", true, nullptr, "-i: each size is the previous plus this instead (not with -f)"},
