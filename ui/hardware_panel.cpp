@@ -174,8 +174,10 @@ void draw_hardware_panel(App& app, View& view, Platform& platform) {
     std::vector<std::string> presets;
     for (const auto& p : hardware_presets())
         presets.push_back(p.name);
-    int preset = hs.preset();
-    if (combo(view, "preset", "preset", preset, presets, hs.origin().c_str())) hs.load_preset(preset);
+    // An edited preset shows as "<name> (edited)"; picking the preset again restores it.
+    int preset = hs.edited() ? -1 : hs.preset();
+    const std::string shown = hs.description_name();
+    if (combo(view, "preset", "preset", preset, presets, shown.c_str())) hs.load_preset(preset);
     // The scenario runs on this system (run --hardware): its network and system give way to it.
     ImGui::SameLine();
     const bool usable = hs.problems().is_ok();

@@ -59,7 +59,20 @@ std::string HardwareState::json() const {
     return config::hardware_json(hw_);
 }
 
+std::string HardwareState::description_name() const {
+    if (preset_ < 0) return origin_;
+    return hardware_presets()[static_cast<size_t>(preset_)].name + std::string(edited_ ? " (edited)" : "");
+}
+
 void HardwareState::changed() {
+    // Still the preset? Compared as the description file writes it, the same test a shared link's
+    // description gets (load_link).
+    edited_ = false;
+    if (preset_ >= 0) {
+        const auto& p = hardware_presets()[static_cast<size_t>(preset_)];
+        auto parsed = config::parse_hardware_json(p.json, p.name);
+        edited_ = !parsed.is_ok() || config::hardware_json(parsed.value()) != config::hardware_json(hw_);
+    }
     rows_.clear();
     reference_rows_.clear();
     has_fit_ = false; // a fit speaks of the description it was made on
@@ -110,7 +123,7 @@ bool HardwareState::nvls_unusable() const {
 std::string HardwareState::summary_json() const {
     JsonWriter w;
     w.begin_object();
-    w.field("preset", preset_ >= 0 ? hardware_presets()[static_cast<size_t>(preset_)].name : origin_.c_str());
+    w.field("preset", description_name());
     w.key("hardware").begin_object(); // the description's main keys, as its file spells them
     w.field("gpu", config::gpu_model_name(hw_.gpu));
     w.field("nodes", hw_.nodes);

@@ -29,6 +29,11 @@ public:
     void load(const config::HardwareConfig& hw);
     int preset() const { return preset_; }                // -1: not a preset (the scenario's, or a link's)
     const std::string& origin() const { return origin_; } // what a description that is no preset came from
+    // The preset's keys were edited (the description is no longer the preset's): its name is then shown
+    // as "<name> (edited)", so a curve is never labelled with a system it is not.
+    bool edited() const { return edited_; }
+    // What the tab calls its description: the preset's name (with " (edited)"), else its origin.
+    std::string description_name() const;
     config::HardwareConfig& hardware() { return hw_; }
     hardware::CollOp& op() { return op_; }
     config::NcclAlgo& algo() { return algo_; }
@@ -80,6 +85,7 @@ public:
 
 private:
     int preset_ = 0;
+    bool edited_ = false; // changed() keeps it
     std::string origin_ = "(the scenario's)";
     config::HardwareConfig hw_;
     hardware::CollOp op_ = hardware::CollOp::AllReduce;

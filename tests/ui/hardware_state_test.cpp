@@ -38,6 +38,30 @@ TEST_CASE("hardware tab: an edit the hardware cannot have shows the parser's mes
     CHECK_FALSE(hs.rows().empty());
 }
 
+TEST_CASE("hardware tab: an edited preset is named as edited, and is the preset again once undone",
+          "[hardware][ui]") {
+    // The two-node IB preset taken to 4 nodes is no longer that system: the tab (and its summary, which the
+    // browser's API reads) says "(edited)"; back to 2 nodes it is the preset again, as the same keys once
+    // parsed. A description from elsewhere keeps its origin.
+    ui::HardwareState hs;
+    hs.load_preset(1);
+    const std::string name = ui::hardware_presets()[1].name;
+    CHECK_FALSE(hs.edited());
+    CHECK(hs.description_name() == name);
+    hs.hardware().nodes = 4;
+    hs.changed();
+    CHECK(hs.edited());
+    CHECK(hs.description_name() == name + " (edited)");
+    CHECK(hs.summary_json().find("\"preset\": \"" + name + " (edited)\"") != std::string::npos);
+    hs.hardware().nodes = 2;
+    hs.changed();
+    CHECK_FALSE(hs.edited());
+    CHECK(hs.description_name() == name);
+    hs.load(hs.hardware());
+    CHECK_FALSE(hs.edited());
+    CHECK(hs.description_name() == "(the scenario's)");
+}
+
 TEST_CASE("hardware tab: the description round-trips through its JSON", "[hardware][ui]") {
     ui::HardwareState hs;
     hs.load_preset(4); // two p4de nodes on EFA

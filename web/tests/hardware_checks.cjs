@@ -128,6 +128,8 @@ async function hardwareChecks({ browser, base, cli, samplesDir, check }) {
   const h100x16Path = path.join(hwDir, 'h100x16.json');
   check(sameRows(panel.rows, cliRowsEdited(cli, h100x16Path, { nodes: 4 }, 'all_gather')),
     'Hardware tab: 4 nodes typed in recompute the curve as the CLI gives it for 4 nodes', JSON.stringify(panel).slice(0, 300));
+  check(panel.preset === '2 x HGX H100 (IB 8 x 400G) (edited)',
+    'Hardware tab: the two-node preset taken to 4 nodes is named as edited, not as the preset', panel.preset);
   await page.mouse.move(700, 600); // over the chart: a tooltip for the nearest size
   await page.waitForTimeout(150);
   await page.screenshot({ path: path.join(shots, 'hardware_4nodes_allgather.png') });
