@@ -177,7 +177,8 @@ void draw_hardware_panel(App& app, View& view, Platform& platform) {
     // An edited preset shows as "<name> (edited)"; picking the preset again restores it.
     int preset = hs.edited() ? -1 : hs.preset();
     const std::string shown = hs.description_name();
-    if (combo(view, "preset", "preset", preset, presets, shown.c_str())) hs.load_preset(preset);
+    // Wide enough for the longest name with " (edited)".
+    if (combo(view, "preset", "preset", preset, presets, shown.c_str(), 310)) hs.load_preset(preset);
     // The scenario runs on this system (run --hardware): its network and system give way to it.
     ImGui::SameLine();
     const bool usable = hs.problems().is_ok();
