@@ -102,6 +102,7 @@ CollectiveLinks collective_links(const config::HardwareConfig& hw) {
         const config::NetworkDim d = engine_dim(coll_op(type), members.size, p.choice);
         out.latency_ns = 2 * d.latency_ns;
         out.bytes_per_ns = d.bandwidth_gbps * 1073741824.0 / 1e9;
+        out.algorithm = engine_algorithm(coll_op(type));
         out.note = run_note(coll_op(type), p.choice, p.shape);
         return true;
     };

@@ -68,6 +68,11 @@ config::NetworkDim engine_dim(CollOp op, uint32_t n, const NcclChoice& c) {
     return switch_dim(n, c.busbw_gbs, c.latency_us * 1e3 / msgs / 2.0);
 }
 
+config::AlgorithmChoice engine_algorithm(CollOp op) {
+    return {op == CollOp::AllToAll ? config::CollectiveAlgorithm::Direct : config::CollectiveAlgorithm::Ring,
+            -1};
+}
+
 MappedCollective map_collective(const config::HardwareConfig& hw, CollOp op, uint64_t bytes,
                                 const NcclChoice& c) {
     MappedCollective out;
@@ -77,9 +82,7 @@ MappedCollective map_collective(const config::HardwareConfig& hw, CollOp op, uin
     // The engine's all-gather message is a rank's whole input; nccl-tests' size is the gathered output.
     out.comm_size = op == CollOp::AllGather ? std::max<uint64_t>(1, bytes / n) : bytes;
     out.network.dims = {engine_dim(op, n, c)};
-    const auto algo =
-        op == CollOp::AllToAll ? config::CollectiveAlgorithm::Direct : config::CollectiveAlgorithm::Ring;
-    out.system = base_system(kind, {config::AlgorithmChoice{algo, -1}});
+    out.system = base_system(kind, {engine_algorithm(op)});
     return out;
 }
 

@@ -24,9 +24,11 @@ struct MappedCollective {
     uint64_t comm_size = 0; // the trace's comm_size for nccl-tests' `bytes` (all-gather: one rank's part)
 };
 
-// The one Switch dimension over `ranks` on which the engine's ring gives `choice`'s time for `op`:
-// latency + bus bytes / bus bandwidth (the latency spread over the ring's messages, two hops each).
+// The one Switch dimension over `ranks` on which the engine's engine_algorithm(op) gives `choice`'s time
+// for `op`: latency + bus bytes / bus bandwidth (the latency spread over the ring's messages, two hops each).
 config::NetworkDim engine_dim(CollOp op, uint32_t ranks, const NcclChoice& choice);
+// The engine's algorithm engine_dim is made for: direct for all-to-all, ring for the others.
+config::AlgorithmChoice engine_algorithm(CollOp op);
 
 // The configs that run one collective of `bytes` (nccl-tests' size column) with `choice`.
 MappedCollective map_collective(const config::HardwareConfig& hw, CollOp op, uint64_t bytes,

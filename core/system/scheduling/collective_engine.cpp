@@ -178,19 +178,14 @@ uint64_t CollectiveEngine::mem_cost(uint64_t bytes) const {
 
 // [SECTION] starting a collective: chunks and streams
 
-// One ring phase over the collective's members and the link its messages take, when the links function
-// times this collective. Members: the group, else the one involved dimension, else the whole system.
+// One phase over the collective's members (the link's algorithm) and the link its messages take, when the
+// links function times this collective. Members: the group, else the one involved dimension, else the whole
+// system.
 const CollectiveLink* CollectiveEngine::linked_phase(uint32_t npu, const CollectiveRequest& req,
                                                      PhaseSpec& phase) {
     PhaseSpec p;
     p.type = req.type;
     p.queue = 0;
-    // All-to-all sends to every member at once (direct), the others go round the ring; the link is made
-    // for that plan (hardware_mapping.h engine_dim).
-    p.algorithm =
-        config::AlgorithmChoice{req.type == PhaseType::AllToAll ? config::CollectiveAlgorithm::Direct
-                                                                : config::CollectiveAlgorithm::Ring,
-                                -1};
     if (req.group) {
         p.members.list = req.group;
         p.members.size = static_cast<uint32_t>(req.group->size());
@@ -227,7 +222,8 @@ const CollectiveLink* CollectiveEngine::linked_phase(uint32_t npu, const Collect
     }
     if (!it->second.first) return nullptr;
     phase = p;
-    return &it->second.second; // std::map: stays put while the run lasts
+    phase.algorithm = it->second.second.algorithm; // the plan the link was made for
+    return &it->second.second;                     // std::map: stays put while the run lasts
 }
 
 const std::string* CollectiveEngine::start(uint32_t npu, const CollectiveRequest& req) {

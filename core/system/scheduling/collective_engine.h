@@ -10,8 +10,8 @@
 // - Every packet an algorithm handles costs `endpoint-delay` ns locally; a packet to be reduced also costs
 //   3 * floor(bytes / local-mem-bw) ns (one write and two reads of local memory, 1 GB = 1e9 bytes).
 // - With per-collective links (a hardware description, collective_link.h) a collective the links function
-//   times runs as one chunk through one phase over its members (queue 0), each message on its link: a
-//   ring, or direct for all-to-all.
+//   times runs as one chunk through one phase over its members (queue 0), with the link's algorithm, each
+//   message on its link.
 // Stream ids double as network tags, so NPUs must issue their collectives in the same order (ASTRA-sim's
 // convention); communicator groups number their streams separately, from group id * 1000000.
 #pragma once
