@@ -115,22 +115,30 @@ uint64_t collective_perf_size_count(const CollectivePerfRequest& req) {
     return n;
 }
 
+namespace {
+
+// nccl-tests' cut (setupArgs and each test's getCollByteCount): count = size / type size; all-gather,
+// reduce-scatter and all-to-all move count / ranks elements per rank, rounded down to a multiple of 16 bytes
+// (`& -(16 / eltSize)`), so their size is a whole number of 16-byte parts per rank, the same for every type
+// (a table run with doubles is matched by a run with floats). All-reduce: whole elements. Each size is cut
+// down to a multiple of this unit.
+uint64_t cut_unit(const CollectivePerfRequest& req) {
+    const uint64_t type_bytes = hardware::nccl_type_bytes(req.type);
+    if (req.op == hardware::CollOp::AllReduce) return type_bytes;
+    return std::max<uint64_t>(16, type_bytes) * std::max<uint32_t>(1, req.hardware.ranks());
+}
+
+} // namespace
+
 std::vector<uint64_t> collective_perf_sizes(const CollectivePerfRequest& req) {
     if (!req.sizes.empty()) return req.sizes;
     std::vector<uint64_t> out;
     const uint64_t count = collective_perf_size_count(req);
     const uint64_t f = req.factor < 2 ? 2 : req.factor;
-    // nccl-tests' cut (setupArgs and each test's getCollByteCount): count = size / type size; all-gather,
-    // reduce-scatter and all-to-all move count / ranks elements per rank, rounded down to a multiple of
-    // 16 bytes (`& -(16 / eltSize)`), so their size is that times the ranks. The 16-byte rounding makes the
-    // cut the same for every type, so a table run with doubles is matched by a run with floats.
-    const uint64_t type_bytes = hardware::nccl_type_bytes(req.type);
-    const bool per_rank = req.op != hardware::CollOp::AllReduce;
-    const uint64_t ranks = per_rank ? std::max<uint32_t>(1, req.hardware.ranks()) : 1;
-    const uint64_t align = per_rank ? std::max<uint64_t>(1, 16 / type_bytes) : 1;
+    const uint64_t unit = req.cut_sizes ? cut_unit(req) : 1;
     uint64_t s = req.min_bytes;
     for (uint64_t i = 0; i < count; ++i) {
-        const uint64_t cut = req.cut_sizes ? s / type_bytes / ranks / align * align * ranks * type_bytes : s;
+        const uint64_t cut = s / unit * unit;
         if (cut > 0) out.push_back(cut);
         s = req.step_bytes > 0 ? s + req.step_bytes : s * f;
     }
@@ -142,13 +150,11 @@ Status collective_perf_size_problems(const CollectivePerfRequest& req, const std
     if (!req.sizes.empty() || !req.cut_sizes || collective_perf_size_count(req) == 0 ||
         !collective_perf_sizes(req).empty())
         return Status::ok();
-    const uint64_t type_bytes = hardware::nccl_type_bytes(req.type);
     const bool per_rank = req.op != hardware::CollOp::AllReduce;
-    const uint64_t first = per_rank ? std::max<uint64_t>(16, type_bytes) * req.hardware.ranks() : type_bytes;
     return Status::error(min_key + ": " + std::to_string(req.min_bytes) + " and " + max_key + ": " +
                          std::to_string(req.max_bytes) + " leave nothing to run; " +
                          hardware::coll_op_name(req.op) + " on " + std::to_string(req.hardware.ranks()) +
-                         " GPUs moves at least " + std::to_string(first) + " bytes" +
+                         " GPUs moves at least " + std::to_string(cut_unit(req)) + " bytes" +
                          (per_rank ? " (16 per rank: nccl-tests runs smaller sizes as rows of size 0)"
                                    : std::string(" (one ") + hardware::nccl_type_name(req.type) + ")"));
 }
