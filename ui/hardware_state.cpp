@@ -59,20 +59,26 @@ std::string HardwareState::json() const {
     return config::hardware_json(hw_);
 }
 
+namespace {
+
+// A preset's description as the description file writes it: two descriptions are the same system when
+// these are equal (an edit undone, a shared link of a preset). "" for a preset that does not parse.
+std::string preset_description(size_t i) {
+    const auto& p = hardware_presets()[i];
+    auto parsed = config::parse_hardware_json(p.json, p.name);
+    return parsed.is_ok() ? config::hardware_json(parsed.value()) : std::string();
+}
+
+} // namespace
+
 std::string HardwareState::description_name() const {
     if (preset_ < 0) return origin_;
     return hardware_presets()[static_cast<size_t>(preset_)].name + std::string(edited_ ? " (edited)" : "");
 }
 
 void HardwareState::changed() {
-    // Still the preset? Compared as the description file writes it, the same test a shared link's
-    // description gets (load_link).
-    edited_ = false;
-    if (preset_ >= 0) {
-        const auto& p = hardware_presets()[static_cast<size_t>(preset_)];
-        auto parsed = config::parse_hardware_json(p.json, p.name);
-        edited_ = !parsed.is_ok() || config::hardware_json(parsed.value()) != config::hardware_json(hw_);
-    }
+    // Still the preset? The same test a shared link's description gets (load_link).
+    edited_ = preset_ >= 0 && preset_description(static_cast<size_t>(preset_)) != config::hardware_json(hw_);
     rows_.clear();
     reference_rows_.clear();
     has_fit_ = false; // a fit speaks of the description it was made on
@@ -198,11 +204,8 @@ Status HardwareState::load_link(const std::string& link) {
     preset_ = -1;
     origin_ = "(shared link)";
     const std::string text = config::hardware_json(r.hardware);
-    const auto& presets = hardware_presets();
-    for (size_t i = 0; i < presets.size(); ++i) {
-        auto p = config::parse_hardware_json(presets[i].json, presets[i].name);
-        if (p.is_ok() && config::hardware_json(p.value()) == text) preset_ = static_cast<int>(i);
-    }
+    for (size_t i = 0; i < hardware_presets().size(); ++i)
+        if (preset_description(i) == text) preset_ = static_cast<int>(i);
     hw_ = r.hardware;
     op_ = r.op;
     algo_ = r.algo;
